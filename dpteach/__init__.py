@@ -1,0 +1,1 @@
+"""dpteach: learn sensitivity in differential privacy by running it."""
