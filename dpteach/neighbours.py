@@ -1,0 +1,122 @@
+"""Datasets as multisets, and their neighbours under the bounded and unbounded relations.
+
+Notebook 01 teaches the two relations; this module gives them two implementations:
+
+* **by position** (the blog's way, :func:`positional_neighbours`): ``itertools.combinations`` over the
+  *positions* of a list, so a value that occurs twice yields the same dataset twice;
+* **by multiplicity** (the fast engine's way): a multiset over the distinct values
+  :math:`v_1 < \\dots < v_d` of a universe with multiplicities :math:`m_i` is a count vector
+  :math:`c` with :math:`0 \\le c_i \\le m_i`; :func:`submultisets` lists each distinct one exactly once.
+
+Neighbours at Hamming distance :math:`k` of a release :math:`x` (a sub-multiset of the universe :math:`U`):
+
+* unbounded: :math:`x' = x - r` with :math:`r \\subseteq x,\\ |r| = k`, or :math:`x' = x + a` with
+  :math:`a \\subseteq U - x,\\ |a| = k`;
+* bounded: :math:`x' = C + a` with a core :math:`C \\subseteq x,\\ |C| = |x| - k` and
+  :math:`a \\subseteq U - C,\\ |a| = k` (so up to :math:`k` records are replaced).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from collections.abc import Iterator
+
+import numpy as np
+
+RELATIONS: tuple[str, ...] = ("unbounded", "bounded")
+
+
+def check_relation(relation: str) -> str:
+    """Return ``relation`` if it is ``"unbounded"`` or ``"bounded"``, else raise ``ValueError``."""
+    if relation not in RELATIONS:
+        raise ValueError(f"relation must be one of {RELATIONS}, got {relation!r}")
+    return relation
+
+
+def distinct_counts(sorted_values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Split a sorted multiset into its distinct values and their multiplicities."""
+    values, counts = np.unique(sorted_values, return_counts=True)
+    return values, counts.astype(np.int64)
+
+
+def count_submultisets(capacity: np.ndarray, size: int) -> int:
+    """Number of distinct sub-multisets of ``size`` elements of the multiset with multiplicities ``capacity``.
+
+    It is the coefficient of :math:`t^{size}` in :math:`\\prod_i (1 + t + \\dots + t^{m_i})`, computed exactly
+    with Python integers by multiplying the polynomials one value at a time.
+    """
+    if size < 0 or size > int(np.sum(capacity)):
+        return 0
+    poly = [1] + [0] * size
+    for m in capacity:
+        m = int(m)
+        prefix = list(itertools.accumulate(poly))
+        poly = [prefix[j] - (prefix[j - m - 1] if j - m - 1 >= 0 else 0) for j in range(size + 1)]
+    return poly[size]
+
+
+def submultisets(capacity: np.ndarray, size: int) -> np.ndarray:
+    """All distinct count vectors ``c`` with ``0 <= c <= capacity`` and ``sum(c) == size``.
+
+    Returns an ``(N, d)`` int array, one sub-multiset per row, ``N = count_submultisets(capacity, size)``.
+    Built one value at a time, keeping only partial vectors that can still reach ``size``.
+    """
+    capacity = np.asarray(capacity, dtype=np.int64)
+    d = capacity.size
+    room_after = np.concatenate([np.cumsum(capacity[::-1])[::-1][1:], [0]])
+    rows = np.zeros((1, 0), dtype=np.int64)
+    totals = np.zeros(1, dtype=np.int64)
+    for i in range(d):
+        choices = np.arange(capacity[i] + 1, dtype=np.int64)
+        new_totals = (totals[:, None] + choices[None, :]).ravel()
+        parent = np.repeat(np.arange(rows.shape[0]), choices.size)
+        picks = np.tile(choices, rows.shape[0])
+        keep = (new_totals <= size) & (new_totals + room_after[i] >= size)
+        rows = np.column_stack([rows[parent[keep]], picks[keep]])
+        totals = new_totals[keep]
+    return rows.reshape(-1, d)
+
+
+def counts_to_rows(values: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    """Turn count vectors (one per row, all with the same total ``s``) into sorted datasets, shape ``(N, s)``."""
+    counts = np.atleast_2d(counts)
+    n_rows = counts.shape[0]
+    size = int(counts[0].sum()) if n_rows else 0
+    flat = np.repeat(np.tile(values, n_rows), counts.ravel())
+    return flat.reshape(n_rows, size)
+
+
+def counts_of(sorted_data: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """Count vector of a sorted dataset over the distinct ``values`` (every datum must be one of them)."""
+    return np.bincount(np.searchsorted(values, sorted_data), minlength=values.size).astype(np.int64)
+
+
+def missing_from(release: np.ndarray, universe: np.ndarray) -> list[float]:
+    """Values of ``release`` (with multiplicity) that the multiset ``universe`` cannot supply."""
+    excess = Counter(release.tolist()) - Counter(universe.tolist())
+    return [int(v) if float(v).is_integer() else v for v in sorted(excess.elements())]
+
+
+def multiset_difference(universe: tuple[float, ...], taken: tuple[float, ...]) -> list[float]:
+    """``universe - taken`` as multisets (each value removed as often as it is taken), sorted."""
+    return sorted((Counter(universe) - Counter(taken)).elements())
+
+
+def positional_neighbours(
+    release: tuple[float, ...], universe: tuple[float, ...], k: int, relation: str
+) -> Iterator[tuple[float, ...]]:
+    """The blog's enumeration: neighbours of ``release`` built from combinations of *positions*.
+
+    A value that occurs several times is picked once per position, so the same neighbour can appear
+    several times; that is the wasted work the fast engine removes.
+    """
+    size = len(release)
+    if relation == "unbounded":
+        yield from itertools.combinations(release, size - k)
+        for added in itertools.combinations(multiset_difference(universe, release), k):
+            yield release + added
+    else:
+        for core in itertools.combinations(release, size - k):
+            for filled in itertools.combinations(multiset_difference(universe, core), k):
+                yield core + filled

@@ -1,0 +1,143 @@
+"""Queries on multisets of numbers, and the checks every dataset passes before it is queried.
+
+A *query* is a name from :data:`QUERIES`, ``"percentile_<p>"`` for any ``0 <= p <= 100``, or a callable
+``f(np.ndarray) -> float``. Conventions follow the blog posts (notebook 01):
+
+* ``mean``, ``median``, ``sum``: numpy's functions;
+* ``std``, ``var``: population versions (``ddof=0``);
+* ``percentile_<p>``: numpy's default linear interpolation between order statistics;
+* ``count``: the number of records.
+
+A dataset is a multiset, so a query's value must not depend on the order of the records. To make that
+exact in floating point too, every dataset is sorted before it is evaluated: the naive and the fast
+engines then feed numpy the very same numbers in the same order and get bit-identical answers.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+import numpy as np
+
+QUERIES: tuple[str, ...] = (
+    "mean",
+    "median",
+    "count",
+    "sum",
+    "std",
+    "var",
+    "percentile_25",
+    "percentile_50",
+    "percentile_75",
+    "percentile_90",
+)
+
+Query = str | Callable[[np.ndarray], float]
+BatchFunction = Callable[[np.ndarray], np.ndarray]
+
+_PERCENTILE = re.compile(r"^percentile_(.+)$")
+
+_ROW_FUNCTIONS: dict[str, BatchFunction] = {
+    "mean": lambda rows: np.mean(rows, axis=1),
+    "median": lambda rows: np.median(rows, axis=1),
+    "count": lambda rows: np.full(rows.shape[0], float(rows.shape[1])),
+    "sum": lambda rows: np.sum(rows, axis=1),
+    "std": lambda rows: np.std(rows, axis=1),
+    "var": lambda rows: np.var(rows, axis=1),
+}
+
+
+@dataclass(frozen=True)
+class ResolvedQuery:
+    """A query turned into a function over a batch of datasets (one sorted dataset per row)."""
+
+    name: str
+    on_rows: BatchFunction
+
+
+def _percentile_level(name: str) -> float | None:
+    match = _PERCENTILE.match(name)
+    if match is None:
+        return None
+    try:
+        level = float(match.group(1))
+    except ValueError:
+        raise ValueError(
+            f"query {name!r}: the percentile level must be a number from 0 to 100, e.g. 'percentile_90'"
+        ) from None
+    if not 0.0 <= level <= 100.0 or math.isnan(level):
+        raise ValueError(f"query {name!r}: the percentile level must lie in [0, 100], got {level:g}")
+    return level
+
+
+def resolve_query(query: Query) -> ResolvedQuery:
+    """Validate ``query`` and return its batch form.
+
+    Raises ``ValueError`` for an unknown name (listing the valid ones) or a percentile outside [0, 100],
+    and ``TypeError`` for anything that is neither a string nor a callable.
+    """
+    if isinstance(query, str):
+        if query in _ROW_FUNCTIONS:
+            return ResolvedQuery(query, _ROW_FUNCTIONS[query])
+        level = _percentile_level(query)
+        if level is not None:
+            return ResolvedQuery(query, lambda rows: np.percentile(rows, level, axis=1))
+        raise ValueError(
+            f"query {query!r} is unknown; valid queries are {', '.join(QUERIES)}, "
+            "'percentile_<p>' for any p in [0, 100], or a callable f(np.ndarray) -> float"
+        )
+    if callable(query):
+        label = getattr(query, "__name__", repr(query))
+
+        def on_rows(rows: np.ndarray) -> np.ndarray:
+            return np.array([float(query(row)) for row in rows], dtype=float)
+
+        return ResolvedQuery(label, on_rows)
+    raise TypeError(f"query must be a query name (str) or a callable, got {type(query).__name__}")
+
+
+def as_dataset(data: Iterable[float] | np.ndarray, name: str = "data", *, allow_empty: bool = False) -> np.ndarray:
+    """Check ``data`` and return it as a sorted 1-D float array (a multiset in canonical order).
+
+    Raises ``TypeError`` for non-numeric values and ``ValueError`` for empty data, NaN/inf or more than one
+    dimension; each message names the parameter ``name``.
+    """
+    if isinstance(data, (str, bytes)):
+        raise TypeError(f"{name} must be a sequence of numbers, got a {type(data).__name__}")
+    values = np.asarray(data if hasattr(data, "__len__") else list(data))
+    if values.dtype == bool or not (
+        np.issubdtype(values.dtype, np.integer) or np.issubdtype(values.dtype, np.floating)
+    ):
+        if values.dtype == object and all(
+            isinstance(v, numbers.Real) and not isinstance(v, bool) for v in values.ravel()
+        ):
+            values = values.astype(float)
+        else:
+            raise TypeError(
+                f"{name} must hold real numbers (int or float), got values of dtype {values.dtype}"
+            )
+    if values.ndim != 1:
+        raise ValueError(f"{name} must be one-dimensional, got an array of shape {values.shape}")
+    if values.size == 0 and not allow_empty:
+        raise ValueError(f"{name} must hold at least one value, got an empty sequence")
+    values = values.astype(float)
+    if not np.all(np.isfinite(values)):
+        raise ValueError(f"{name} must hold finite numbers only, got NaN or infinity")
+    return np.sort(values)
+
+
+def evaluate(query: Query, data: Iterable[float] | np.ndarray) -> float:
+    """Evaluate ``query`` on the multiset ``data``.
+
+    >>> evaluate("median", [10, 1, 3])
+    3.0
+    >>> evaluate("percentile_25", [1, 2, 3, 10])
+    1.75
+    """
+    resolved = resolve_query(query)
+    values = as_dataset(data)
+    return float(resolved.on_rows(values[np.newaxis, :])[0])

@@ -1,0 +1,425 @@
+"""Exact empirical sensitivity: global and local, bounded and unbounded, at Hamming distance k.
+
+Taught in notebook 01 (global) and notebook 02 (local). Definitions, for a query :math:`f`, a universe
+multiset :math:`U` and the neighbour relation of :mod:`dpteach.neighbours`:
+
+.. math::
+
+    LS_k(x) = \\max_{x' \\sim_k x} |f(x) - f(x')|, \\qquad
+    GS_k = \\max_{x \\subseteq U,\\ |x| = n} LS_k(x).
+
+Two methods give identical numbers:
+
+* ``method="naive"`` mirrors the blog: releases and neighbours from ``itertools.combinations`` over
+  positions, one L1 norm per (release, neighbour) pair. Readable, and the benchmark baseline.
+* ``method="fast"`` lists each *distinct* multiset once (count vectors), evaluates the query on whole
+  batches with numpy, and replaces "all pairs" by a max and a min:
+
+  - unbounded: every pair is a dataset :math:`B` and a part :math:`B - r` with :math:`|r| = k`, where
+    either :math:`|B| = n` (removal) or :math:`|B| = n + k` (addition), and
+    :math:`\\max_r |f(B) - f(B - r)| = \\max(f(B) - \\min_r f(B - r),\\ \\max_r f(B - r) - f(B))`;
+  - bounded: two datasets of size :math:`n` are neighbours exactly when they extend a common core
+    :math:`C` of size :math:`n - k`, so :math:`GS_k = \\max_C (\\max_a f(C + a) - \\min_a f(C + a))`.
+
+  Correctly rounded subtraction is monotone, so these max/min forms equal the pairwise maxima bit for bit.
+
+Before enumerating, both methods count the work. Above :data:`PROGRESS_ABOVE` pairs a tqdm bar shows
+progress; above :data:`MAX_PAIRS` a ``ValueError`` says how many pairs the call would take.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+from tqdm.auto import tqdm
+
+from dpteach.neighbours import (
+    RELATIONS,
+    check_relation,
+    count_submultisets,
+    counts_of,
+    counts_to_rows,
+    distinct_counts,
+    missing_from,
+    positional_neighbours,
+    submultisets,
+)
+from dpteach.queries import QUERIES, Query, ResolvedQuery, as_dataset, resolve_query
+
+METHODS: tuple[str, ...] = ("fast", "naive")
+PROGRESS_ABOVE = 2_000_000
+MAX_PAIRS = 200_000_000
+_CHUNK_CELLS = 2_000_000
+
+Data = Sequence[float] | np.ndarray | pd.Series
+
+
+# --------------------------------------------------------------------------------------------- checks
+def _check_int(name: str, value: object, low: int, high: int, why: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{name} must be an integer, got {type(value).__name__}")
+    if not low <= int(value) <= high:
+        raise ValueError(f"{name} must satisfy {why}, i.e. lie in [{low}, {high}]; got {value}")
+    return int(value)
+
+
+def _check_method(method: str) -> str:
+    if method not in METHODS:
+        raise ValueError(f"method must be one of {METHODS}, got {method!r}")
+    return method
+
+
+def _check_distance(k: object, size: int, universe_size: int, relation: str) -> int:
+    """The blog's input rule: 0 < k < size, and (unbounded) k <= |U| - size so k records can be added."""
+    if relation == "unbounded":
+        high = min(size - 1, universe_size - size)
+        why = f"1 <= k < size ({size}) and k <= |universe| - size ({universe_size - size})"
+    else:
+        high, why = size - 1, f"1 <= k < size ({size})"
+    if high < 1:
+        raise ValueError(f"k has no valid value here: it must satisfy {why}")
+    return _check_int("k", k, 1, high, why)
+
+
+def _check_budget(pairs: int) -> None:
+    if pairs > MAX_PAIRS:
+        raise ValueError(
+            f"this computation would compare {pairs:,} (dataset, neighbour) pairs, above the limit of "
+            f"{MAX_PAIRS:,}; use a smaller universe, size or k (or an exact closed form)"
+        )
+
+
+def _progress(iterable: Iterable, total: int, pairs: int, label: str) -> Iterable:
+    if pairs > PROGRESS_ABOVE:
+        return tqdm(iterable, total=total, desc=label, unit="chunk")
+    return iterable
+
+
+# --------------------------------------------------------------------------------------------- public API
+def replicate(values: Data, size: int) -> np.ndarray:
+    """Scenario (b) universe: every value of a range repeated ``size`` times (sorted).
+
+    With a range of values instead of a known dataset, any release of ``size`` records may repeat one
+    value ``size`` times, so the universe must hold ``size`` copies of each (notebook 01).
+    """
+    base = as_dataset(values, "values")
+    size = _check_int("size", size, 1, 10**6, "1 <= size")
+    return np.repeat(base, size)
+
+
+def global_sensitivity(
+    universe: Data,
+    size: int,
+    query: Query,
+    *,
+    k: int = 1,
+    relation: str = "unbounded",
+    method: str = "fast",
+) -> float:
+    """Global sensitivity :math:`GS_k = \\max_{x \\subseteq U, |x| = size} LS_k(x)` (notebook 01).
+
+    ``universe`` is a multiset of numbers (duplicates allowed); every release of ``size`` records drawn
+    from it is considered. ``relation`` is ``"unbounded"`` (exactly k records added or removed) or
+    ``"bounded"`` (up to k records replaced).
+    """
+    resolved = resolve_query(query)
+    check_relation(relation)
+    _check_method(method)
+    universe_data = as_dataset(universe, "universe")
+    size = _check_int("size", size, 1, universe_data.size, f"1 <= size <= |universe| ({universe_data.size})")
+    k = _check_distance(k, size, universe_data.size, relation)
+    if method == "naive":
+        return _naive_global(universe_data, size, k, relation, resolved)
+    values, capacity = distinct_counts(universe_data)
+    if relation == "unbounded":
+        return max(
+            _largest_gap_to_parts(values, capacity, whole, k, resolved) for whole in (size, size + k)
+        )
+    return _largest_range_over_cores(values, capacity, size, k, resolved)
+
+
+def local_sensitivity(
+    release: Data,
+    universe: Data,
+    query: Query,
+    *,
+    k: int = 1,
+    relation: str = "unbounded",
+    method: str = "fast",
+) -> float:
+    """Local sensitivity :math:`LS_k(x) = \\max_{x' \\sim_k x} |f(x) - f(x')|` of one release (notebook 02).
+
+    ``release`` must be a sub-multiset of ``universe``; neighbours draw added or replacement records
+    from what the universe holds beyond the release (unbounded) or beyond the kept core (bounded).
+    """
+    resolved = resolve_query(query)
+    check_relation(relation)
+    _check_method(method)
+    universe_data = as_dataset(universe, "universe")
+    release_data = as_dataset(release, "release")
+    missing = missing_from(release_data, universe_data)
+    if missing:
+        raise ValueError(
+            "release must be a sub-multiset of universe; the universe cannot supply these release "
+            f"values: {missing}"
+        )
+    k = _check_distance(k, release_data.size, universe_data.size, relation)
+    if method == "naive":
+        return _naive_local(tuple(release_data), tuple(universe_data), k, relation, resolved)
+    f_release, f_neighbours = _fast_local_values(release_data, universe_data, k, relation, resolved)
+    return float(max(f_release - f_neighbours.min(), f_neighbours.max() - f_release))
+
+
+def neighbour_spread(release: Data, universe: Data, query: Query, *, k: int = 1, relation: str = "bounded") -> float:
+    """What the blog's bounded-local code computes: the largest gap between two *neighbours* of ``release``.
+
+    :math:`\\max_{x', x'' \\sim_k x} |f(x') - f(x'')|` compares neighbours with each other instead of with
+    the release, so it can exceed :math:`LS_k(x)`: on the median table of notebook 02 it gives 8 where the
+    true local sensitivity is 7. Kept to show that mistake, not to calibrate noise.
+    """
+    resolved = resolve_query(query)
+    check_relation(relation)
+    universe_data = as_dataset(universe, "universe")
+    release_data = as_dataset(release, "release")
+    missing = missing_from(release_data, universe_data)
+    if missing:
+        raise ValueError(f"release must be a sub-multiset of universe; missing values: {missing}")
+    k = _check_distance(k, release_data.size, universe_data.size, relation)
+    _, f_neighbours = _fast_local_values(release_data, universe_data, k, relation, resolved)
+    return float(f_neighbours.max() - f_neighbours.min())
+
+
+# --------------------------------------------------------------------------------------------- naive
+def _scalar(resolved: ResolvedQuery, data: tuple[float, ...]) -> float:
+    return float(resolved.on_rows(np.sort(np.asarray(data, dtype=float))[np.newaxis, :])[0])
+
+
+def _naive_pairs_per_release(size: int, universe_size: int, k: int, relation: str) -> int:
+    if relation == "unbounded":
+        return math.comb(size, k) + math.comb(universe_size - size, k)
+    return math.comb(size, k) * math.comb(universe_size - size + k, k)
+
+
+def _naive_local(
+    release: tuple[float, ...], universe: tuple[float, ...], k: int, relation: str, resolved: ResolvedQuery
+) -> float:
+    f_release = _scalar(resolved, release)
+    norms = [abs(f_release - _scalar(resolved, nb)) for nb in positional_neighbours(release, universe, k, relation)]
+    return max(norms)
+
+
+def _naive_global(universe: np.ndarray, size: int, k: int, relation: str, resolved: ResolvedQuery) -> float:
+    n_releases = math.comb(universe.size, size)
+    pairs = n_releases * _naive_pairs_per_release(size, universe.size, k, relation)
+    _check_budget(pairs)
+    as_tuple = tuple(universe.tolist())
+    releases = itertools.combinations(as_tuple, size)
+    progress = _progress(releases, n_releases, pairs, "naive releases")
+    return max(_naive_local(release, as_tuple, k, relation, resolved) for release in progress)
+
+
+# --------------------------------------------------------------------------------------------- fast
+def _weights(capacity: np.ndarray) -> np.ndarray:
+    """Mixed-radix weights: ``counts @ weights`` is a unique, additive key for each count vector."""
+    return np.concatenate([[1], np.cumprod(capacity[:-1] + 1)]).astype(np.int64)
+
+
+def _lookup(values: np.ndarray, counts: np.ndarray, weights: np.ndarray, resolved: ResolvedQuery):
+    """Evaluate the query once per distinct dataset and return (sorted keys, values in key order)."""
+    keys = counts @ weights
+    order = np.argsort(keys)
+    return keys[order], resolved.on_rows(counts_to_rows(values, counts))[order]
+
+
+def _chunks(n_rows: int, n_cols: int) -> Iterator[slice]:
+    step = max(1, _CHUNK_CELLS // max(1, n_cols))
+    for start in range(0, n_rows, step):
+        yield slice(start, min(n_rows, start + step))
+
+
+def _largest_gap_to_parts(
+    values: np.ndarray, capacity: np.ndarray, whole: int, k: int, resolved: ResolvedQuery
+) -> float:
+    """:math:`\\max_{|B| = whole} \\max_{r \\subseteq B, |r| = k} |f(B) - f(B - r)|` over ``B`` within the universe."""
+    n_whole = count_submultisets(capacity, whole)
+    n_removed = count_submultisets(capacity, k)
+    _check_budget(n_whole * n_removed)
+    weights = _weights(capacity)
+    wholes = submultisets(capacity, whole)
+    removed = submultisets(capacity, k)
+    f_whole = resolved.on_rows(counts_to_rows(values, wholes))
+    part_keys, f_parts = _lookup(values, submultisets(capacity, whole - k), weights, resolved)
+    whole_keys, removed_keys = wholes @ weights, removed @ weights
+    best = 0.0
+    chunks = list(_chunks(wholes.shape[0], removed.shape[0]))
+    for rows in _progress(chunks, len(chunks), n_whole * n_removed, "global (unbounded)"):
+        fits = (wholes[rows, None, :] >= removed[None, :, :]).all(axis=2)
+        index = np.searchsorted(part_keys, whole_keys[rows, None] - removed_keys[None, :])
+        f_part = f_parts[np.minimum(index, part_keys.size - 1)]
+        lowest = np.where(fits, f_part, np.inf).min(axis=1)
+        highest = np.where(fits, f_part, -np.inf).max(axis=1)
+        gaps = np.maximum(f_whole[rows] - lowest, highest - f_whole[rows])
+        best = max(best, float(gaps.max()))
+    return best
+
+
+def _largest_range_over_cores(
+    values: np.ndarray, capacity: np.ndarray, size: int, k: int, resolved: ResolvedQuery
+) -> float:
+    """:math:`\\max_{|C| = size - k} (\\max_a f(C + a) - \\min_a f(C + a))`, ``a`` of size k from ``U - C``."""
+    n_cores = count_submultisets(capacity, size - k)
+    n_fills = count_submultisets(capacity, k)
+    _check_budget(n_cores * n_fills)
+    weights = _weights(capacity)
+    release_keys, f_releases = _lookup(values, submultisets(capacity, size), weights, resolved)
+    cores = submultisets(capacity, size - k)
+    fills = submultisets(capacity, k)
+    core_keys, fill_keys = cores @ weights, fills @ weights
+    best = 0.0
+    chunks = list(_chunks(cores.shape[0], fills.shape[0]))
+    for rows in _progress(chunks, len(chunks), n_cores * n_fills, "global (bounded)"):
+        fits = (cores[rows, None, :] + fills[None, :, :] <= capacity).all(axis=2)
+        index = np.searchsorted(release_keys, core_keys[rows, None] + fill_keys[None, :])
+        f_ext = f_releases[np.minimum(index, release_keys.size - 1)]
+        spread = np.where(fits, f_ext, -np.inf).max(axis=1) - np.where(fits, f_ext, np.inf).min(axis=1)
+        best = max(best, float(spread.max()))
+    return best
+
+
+def local_neighbour_counts(
+    release: np.ndarray, universe: np.ndarray, k: int, relation: str
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Distinct neighbours of ``release`` as count vectors: returns (values, release counts, neighbour counts).
+
+    Unbounded: the release minus each distinct ``r`` of size k, and plus each distinct ``a`` of size k
+    from ``U - x``. Bounded: ``x - r + a`` with ``|r| = |a| = j <= k``, ``r`` from ``x``, ``a`` from
+    ``U - x`` and no value both removed and added (so each neighbour appears once; ``j = 0`` is ``x``).
+    """
+    values, capacity = distinct_counts(universe)
+    own = counts_of(release, values)
+    spare = capacity - own
+    if relation == "unbounded":
+        _check_budget(count_submultisets(own, k) + count_submultisets(spare, k))
+        return values, own, np.vstack([own - submultisets(own, k), own + submultisets(spare, k)])
+    _check_budget(sum(count_submultisets(own, j) * count_submultisets(spare, j) for j in range(k + 1)))
+    blocks = []
+    for j in range(k + 1):
+        removed, added = submultisets(own, j), submultisets(spare, j)
+        pick_removed, pick_added = np.meshgrid(np.arange(len(removed)), np.arange(len(added)), indexing="ij")
+        r, a = removed[pick_removed.ravel()], added[pick_added.ravel()]
+        disjoint = ~((r > 0) & (a > 0)).any(axis=1)
+        blocks.append(own - r[disjoint] + a[disjoint])
+    return values, own, np.vstack(blocks)
+
+
+def _fast_local_values(
+    release: np.ndarray, universe: np.ndarray, k: int, relation: str, resolved: ResolvedQuery
+) -> tuple[float, np.ndarray]:
+    values, own, neighbours = local_neighbour_counts(release, universe, k, relation)
+    f_release = float(resolved.on_rows(release[np.newaxis, :])[0])
+    if relation == "unbounded":
+        removed = neighbours[neighbours.sum(axis=1) < release.size]
+        added = neighbours[neighbours.sum(axis=1) > release.size]
+        f_neighbours = np.concatenate(
+            [resolved.on_rows(counts_to_rows(values, block)) for block in (removed, added) if len(block)]
+        )
+    else:
+        f_neighbours = resolved.on_rows(counts_to_rows(values, neighbours))
+    return f_release, f_neighbours
+
+
+# --------------------------------------------------------------------------------------------- tables
+Universe = pd.DataFrame | Mapping[str, Data]
+
+
+def _columns_of(universe: Universe, columns: Sequence[str] | None) -> dict[str, np.ndarray]:
+    if not isinstance(universe, (pd.DataFrame, Mapping)):
+        raise TypeError(f"universe must be a DataFrame or a mapping of column name to values, got "
+                        f"{type(universe).__name__}")
+    names = list(universe.keys()) if columns is None else list(columns)
+    unknown = [c for c in names if c not in universe]
+    if unknown:
+        raise ValueError(f"columns {unknown} are not in the universe; it has {list(universe.keys())}")
+    if not names:
+        raise ValueError("columns must name at least one column")
+    return {c: as_dataset(np.asarray(universe[c]), f"universe[{c!r}]") for c in names}
+
+
+def sensitivity_grid(
+    universe: Universe,
+    *,
+    size: int | None = None,
+    release: Universe | None = None,
+    columns: Sequence[str] | None = None,
+    queries: Sequence[Query] = QUERIES,
+    ks: Sequence[int] = (1,),
+    relations: Sequence[str] = RELATIONS,
+    method: str = "fast",
+) -> pd.DataFrame:
+    """Tidy table of sensitivities: one row per (relation, k, query, column) — what notebooks 01/02 plot.
+
+    Global scope: give ``size`` (the release size). Local scope: give ``release`` (a DataFrame or mapping
+    whose columns are sub-multisets of the universe's). Columns of the result: ``relation``, ``scope``,
+    ``k``, ``query``, ``column``, ``sensitivity``.
+    """
+    if (size is None) == (release is None):
+        raise ValueError("give exactly one of size (global sensitivity) or release (local sensitivity)")
+    data = _columns_of(universe, columns)
+    released = _columns_of(release, list(data)) if release is not None else None
+    for relation in relations:
+        check_relation(relation)
+    rows = []
+    for relation, k, query, column in itertools.product(relations, ks, queries, data):
+        if released is None:
+            value = global_sensitivity(data[column], size, query, k=k, relation=relation, method=method)
+        else:
+            value = local_sensitivity(released[column], data[column], query, k=k, relation=relation,
+                                      method=method)
+        rows.append((relation, "global" if released is None else "local", k, resolve_query(query).name,
+                     column, value))
+    return pd.DataFrame(rows, columns=["relation", "scope", "k", "query", "column", "sensitivity"])
+
+
+def neighbour_table(
+    universe: Data, size: int, query: Query = "median", *, k: int = 1, relation: str = "unbounded"
+) -> pd.DataFrame:
+    """The hand-worked neighbour table of the local-sensitivity post (notebook 02).
+
+    One row per distinct release of ``size`` records from ``universe``: the release, its query value,
+    then for each distinct neighbour (other than the release itself) the neighbour, its query value and
+    the L1 norm :math:`|f(x) - f(x')|`; finally the row's local sensitivity, the first neighbour that
+    attains it (``argmax``, 1-based), and whether the row attains the global sensitivity. The global
+    sensitivity is also stored in ``table.attrs["global_sensitivity"]``.
+    """
+    resolved = resolve_query(query)
+    check_relation(relation)
+    universe_data = as_dataset(universe, "universe")
+    size = _check_int("size", size, 1, universe_data.size, f"1 <= size <= |universe| ({universe_data.size})")
+    k = _check_distance(k, size, universe_data.size, relation)
+    _check_budget(math.comb(universe_data.size, size) * _naive_pairs_per_release(size, universe_data.size, k,
+                                                                                  relation))
+    as_tuple = tuple(universe_data.tolist())
+    records = []
+    for release in dict.fromkeys(itertools.combinations(as_tuple, size)):
+        neighbours = [nb for nb in dict.fromkeys(tuple(sorted(nb)) for nb in
+                                                 positional_neighbours(release, as_tuple, k, relation))
+                      if nb != release]
+        f_release = _scalar(resolved, release)
+        row: dict[str, object] = {"release": release, f"{resolved.name}(release)": f_release}
+        norms = []
+        for j, nb in enumerate(neighbours, start=1):
+            f_nb = _scalar(resolved, nb)
+            norms.append(abs(f_release - f_nb))
+            row.update({f"neighbour {j}": nb, f"{resolved.name} {j}": f_nb, f"L1 {j}": norms[-1]})
+        row["local sensitivity"] = max(norms)
+        row["argmax"] = int(np.argmax(norms)) + 1
+        records.append(row)
+    table = pd.DataFrame.from_records(records)
+    global_value = float(table["local sensitivity"].max())
+    table["attains global"] = table["local sensitivity"] == global_value
+    table.attrs["global_sensitivity"] = global_value
+    return table

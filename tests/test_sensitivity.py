@@ -1,0 +1,210 @@
+"""The exact sensitivity engine: known values, fast == naive, local vs global, and bad input."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import dpteach
+from dpteach import sensitivity as sens
+from dpteach.datasets import large_universe, small_universe
+
+TABLE_UNIVERSE = [1, 2, 3, 10, 11]
+TABLE_RELEASES = list(itertools.combinations(TABLE_UNIVERSE, 3))
+
+
+# ------------------------------------------------------------------------------------------ known values
+def test_median_table_local_sensitivities() -> None:
+    bounded = [dpteach.local_sensitivity(r, TABLE_UNIVERSE, "median", relation="bounded") for r in TABLE_RELEASES]
+    assert bounded == [1, 8, 8, 7, 7, 8, 7, 7, 8, 7]
+    unbounded = [dpteach.local_sensitivity(r, TABLE_UNIVERSE, "median") for r in TABLE_RELEASES]
+    assert max(unbounded) == 4.5
+    assert unbounded[TABLE_RELEASES.index((1, 2, 11))] == 4.5
+
+
+def test_median_table_global_sensitivities() -> None:
+    assert dpteach.global_sensitivity(TABLE_UNIVERSE, 3, "median") == 4.5
+    assert dpteach.global_sensitivity(TABLE_UNIVERSE, 3, "median", relation="bounded") == 8.0
+
+
+def test_blog_pairwise_spread_overstates_four_rows() -> None:
+    wrong = {r for r in TABLE_RELEASES if dpteach.neighbour_spread(r, TABLE_UNIVERSE, "median") == 8
+             and dpteach.local_sensitivity(r, TABLE_UNIVERSE, "median", relation="bounded") == 7}
+    assert wrong == {(1, 3, 10), (1, 3, 11), (2, 3, 10), (2, 3, 11)}
+
+
+@pytest.mark.parametrize("k", [1, 2, 3, 4])
+def test_count_sensitivity_is_k_unbounded_and_zero_bounded(k: int) -> None:
+    ages = large_universe()["absence_days"]
+    assert dpteach.global_sensitivity(ages, 6, "count", k=k) == k
+    assert dpteach.global_sensitivity(ages, 6, "count", k=k, relation="bounded") == 0
+
+
+def test_small_universe_sum_sensitivity_is_largest_value() -> None:
+    days = small_universe()["absence_days"]
+    assert dpteach.global_sensitivity(days, 3, "sum") == 10
+    assert dpteach.global_sensitivity(days, 3, "sum", relation="bounded") == 9
+
+
+def test_neighbour_table_matches_hand_worked_table() -> None:
+    table = dpteach.neighbour_table(TABLE_UNIVERSE, 3, relation="bounded")
+    assert len(table) == 10
+    assert table["local sensitivity"].tolist() == [1, 8, 8, 7, 7, 8, 7, 7, 8, 7]
+    assert table.attrs["global_sensitivity"] == 8
+    assert table["attains global"].sum() == 4
+    first = table.iloc[1]
+    assert first[f"L1 {first['argmax']}"] == first["local sensitivity"]
+    unbounded = dpteach.neighbour_table(TABLE_UNIVERSE, 3)
+    assert unbounded.attrs["global_sensitivity"] == 4.5
+    assert sum(c.startswith("neighbour ") for c in unbounded.columns) == 5
+
+
+def test_replicate_builds_scenario_b_universe() -> None:
+    assert dpteach.replicate([2, 1], 3).tolist() == [1, 1, 1, 2, 2, 2]
+
+
+# ------------------------------------------------------------------------------------------ fast == naive
+small_universes = st.lists(st.integers(min_value=-5, max_value=12), min_size=3, max_size=8)
+queries = st.one_of(
+    st.sampled_from(dpteach.QUERIES),
+    st.integers(min_value=0, max_value=100).map(lambda p: f"percentile_{p}"),
+)
+relations = st.sampled_from(["unbounded", "bounded"])
+
+
+@st.composite
+def global_cases(draw):
+    universe = draw(small_universes)
+    relation = draw(relations)
+    size = draw(st.integers(min_value=2, max_value=len(universe) - (relation == "unbounded")))
+    high = size - 1 if relation == "bounded" else min(size - 1, len(universe) - size)
+    k = draw(st.integers(min_value=1, max_value=high))
+    return universe, size, k, relation
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+@given(case=global_cases(), query=queries)
+def test_fast_equals_naive_global(case, query) -> None:
+    universe, size, k, relation = case
+    fast = dpteach.global_sensitivity(universe, size, query, k=k, relation=relation)
+    naive = dpteach.global_sensitivity(universe, size, query, k=k, relation=relation, method="naive")
+    assert fast == naive
+
+
+@settings(max_examples=150, deadline=None)
+@given(case=global_cases(), query=queries, data=st.data())
+def test_fast_equals_naive_local_and_local_below_global(case, query, data) -> None:
+    universe, size, k, relation = case
+    release = data.draw(st.permutations(universe)).__getitem__(slice(size))
+    fast = dpteach.local_sensitivity(release, universe, query, k=k, relation=relation)
+    naive = dpteach.local_sensitivity(release, universe, query, k=k, relation=relation, method="naive")
+    assert fast == naive
+    assert fast <= dpteach.global_sensitivity(universe, size, query, k=k, relation=relation)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    universe=st.lists(st.floats(min_value=-1e3, max_value=1e3, allow_nan=False, width=32), min_size=4, max_size=7),
+    query=queries,
+    relation=relations,
+)
+def test_fast_equals_naive_on_fractional_values(universe, query, relation) -> None:
+    size = len(universe) // 2
+    fast = dpteach.global_sensitivity(universe, size, query, relation=relation)
+    assert fast == dpteach.global_sensitivity(universe, size, query, relation=relation, method="naive")
+
+
+@settings(max_examples=60, deadline=None)
+@given(case=global_cases(), query=queries)
+def test_global_is_the_largest_local(case, query) -> None:
+    universe, size, k, relation = case
+    releases = set(itertools.combinations(sorted(universe), size))
+    largest_local = max(dpteach.local_sensitivity(r, universe, query, k=k, relation=relation) for r in releases)
+    assert largest_local == dpteach.global_sensitivity(universe, size, query, k=k, relation=relation)
+
+
+def test_callable_query_matches_named_query() -> None:
+    days = large_universe()["absence_days"]
+    # remove 15 and 20 from {1, 2, 3, 4, 15, 20}: the maximum falls from 20 to 4
+    assert dpteach.global_sensitivity(days, 6, np.max, k=2) == 16
+    assert dpteach.global_sensitivity(days, 6, lambda x: float(np.mean(x)), k=2) == pytest.approx(
+        dpteach.global_sensitivity(days, 6, "mean", k=2)
+    )
+
+
+# ------------------------------------------------------------------------------------------ grid
+def test_grid_is_tidy_and_agrees_with_single_calls() -> None:
+    universe = large_universe()
+    grid = dpteach.sensitivity_grid(universe, size=6, columns=["school_year", "absence_days"],
+                                    queries=["median", "sum"], ks=[1, 2])
+    assert list(grid.columns) == ["relation", "scope", "k", "query", "column", "sensitivity"]
+    assert len(grid) == 2 * 2 * 2 * 2
+    row = grid.query("relation == 'bounded' and k == 2 and query == 'median' and column == 'absence_days'")
+    expected = dpteach.global_sensitivity(universe["absence_days"], 6, "median", k=2, relation="bounded")
+    assert row["sensitivity"].item() == expected
+    local = dpteach.sensitivity_grid(universe, release=universe.head(6), columns=["absence_days"],
+                                     queries=["sum"], ks=[1], relations=["unbounded"])
+    assert local["scope"].item() == "local"
+    assert local["sensitivity"].item() == 20  # adding Rick's 20 days
+
+
+def test_grid_accepts_scenario_b_mapping() -> None:
+    universe = {"mood": dpteach.replicate([1, 2], 4), "driving_proficiency": dpteach.replicate([1, 2, 3], 4)}
+    grid = dpteach.sensitivity_grid(universe, size=4, queries=["count", "median"], ks=[1, 2, 3])
+    assert set(grid["column"]) == {"mood", "driving_proficiency"}
+    assert grid.query("query == 'median' and relation == 'bounded'")["sensitivity"].max() == 2
+
+
+# ------------------------------------------------------------------------------------------ budget
+def test_work_above_hard_limit_says_how_much(monkeypatch) -> None:
+    monkeypatch.setattr(sens, "MAX_PAIRS", 100)
+    with pytest.raises(ValueError, match=r"would compare [\d,]+ .*pairs"):
+        dpteach.global_sensitivity(range(30), 10, "mean")
+    with pytest.raises(ValueError, match="limit"):
+        dpteach.global_sensitivity(range(30), 10, "mean", method="naive")
+
+
+def test_work_above_budget_shows_progress(monkeypatch, capsys) -> None:
+    monkeypatch.setattr(sens, "PROGRESS_ABOVE", 0)
+    dpteach.global_sensitivity(range(8), 4, "mean", method="naive")
+    assert "naive releases" in capsys.readouterr().err
+
+
+# ------------------------------------------------------------------------------------------ bad input
+@pytest.mark.parametrize(
+    ("call", "error", "message"),
+    [
+        (lambda: dpteach.global_sensitivity([1, 2, 3], 4, "mean"), ValueError, "size"),
+        (lambda: dpteach.global_sensitivity([1, 2, 3, 4], 3, "mean", k=0), ValueError, "k must"),
+        (lambda: dpteach.global_sensitivity([1, 2, 3, 4], 3, "mean", k=3, relation="bounded"), ValueError, "k < size"),
+        (lambda: dpteach.global_sensitivity(range(6), 3, "mean", k=4), ValueError, "k <= |universe| - size"),
+        (lambda: dpteach.global_sensitivity(range(6), 3, "mean", k=1.0), TypeError, "k must be an integer"),
+        (lambda: dpteach.global_sensitivity(range(6), 3, "mean", relation="replace"), ValueError, "relation"),
+        (lambda: dpteach.global_sensitivity(range(6), 3, "mean", method="quick"), ValueError, "method"),
+        (lambda: dpteach.global_sensitivity([], 1, "mean"), ValueError, "universe must hold at least one"),
+        (lambda: dpteach.global_sensitivity([1, np.nan, 2], 2, "mean"), ValueError, "universe must hold finite"),
+        (lambda: dpteach.global_sensitivity([1, np.inf, 2], 2, "mean"), ValueError, "finite"),
+        (lambda: dpteach.global_sensitivity(["a", "b", "c"], 2, "mean"), TypeError, "universe must hold real"),
+        (lambda: dpteach.global_sensitivity(range(6), 3, "mode"), ValueError, "valid queries are mean, median"),
+        (lambda: dpteach.global_sensitivity(range(6), 3, "percentile_120"), ValueError, r"\[0, 100\]"),
+        (lambda: dpteach.global_sensitivity(range(6), 3, 42), TypeError, "query must be"),
+        (lambda: dpteach.local_sensitivity([1, 5, 7, 7], [1, 2, 7, 9, 11], "mean"), ValueError, r"values: \[5, 7\]"),
+        (lambda: dpteach.local_sensitivity([], [1, 2], "mean"), ValueError, "release"),
+        (lambda: dpteach.replicate([1, 2], 0), ValueError, "size"),
+        (lambda: dpteach.evaluate("median", []), ValueError, "data"),
+        (lambda: dpteach.sensitivity_grid(pd.DataFrame({"a": [1, 2, 3]}), size=2, columns=["b"]), ValueError,
+         r"columns \['b'\]"),
+        (lambda: dpteach.sensitivity_grid(pd.DataFrame({"a": [1, 2, 3]})), ValueError, "exactly one of size"),
+        (lambda: dpteach.sensitivity_grid(pd.DataFrame({"a": ["x", "y", "z"]}), size=2), TypeError,
+         r"universe\['a'\]"),
+        (lambda: dpteach.neighbour_table([1, 2, 3], 3), ValueError, "k has no valid value"),
+    ],
+)
+def test_bad_input_is_named(call, error, message) -> None:
+    with pytest.raises(error, match=message):
+        call()
