@@ -5,9 +5,14 @@ Taught in notebooks 01 and 02 (toy universes) and 03 (Adult ages).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
+
+from dpteach.sensitivity import sensitivity_grid
 
 DATA_DIR = Path(__file__).resolve().parent.parent / "data"
 
@@ -49,3 +54,66 @@ def large_universe() -> pd.DataFrame:
 def scenario_b_ranges() -> dict[str, list[int]]:
     """Scenario (b): the ranges of possible values, before replication to the release size."""
     return {"mood": [1, 2], "driving_proficiency": [1, 2, 3]}
+
+
+@dataclass(frozen=True)
+class BlogFigure:
+    """One figure of the blog posts: which universe, which release, which relation, which distances.
+
+    ``release_rows`` set means local sensitivity of the universe's first ``release_rows`` rows; otherwise
+    global sensitivity over every release of ``size`` records.
+    """
+
+    name: str
+    title: str
+    universe: Callable[[], dict[str, np.ndarray]]
+    size: int
+    relation: str
+    ks: tuple[int, ...]
+    local: bool = False
+
+    def grid(self, method: str = "fast") -> pd.DataFrame:
+        """The tidy sensitivity table behind this figure (see :func:`dpteach.sensitivity_grid`)."""
+        universe = self.universe()
+        if self.local:
+            release = {column: values[: self.size] for column, values in universe.items()}
+            return sensitivity_grid(universe, release=release, ks=self.ks, relations=[self.relation], method=method)
+        return sensitivity_grid(universe, size=self.size, ks=self.ks, relations=[self.relation], method=method)
+
+
+def large_universe_columns() -> dict[str, np.ndarray]:
+    """The large universe's two numeric columns (scenario a)."""
+    frame = large_universe()
+    return {c: frame[c].to_numpy() for c in ("school_year", "absence_days")}
+
+
+def scenario_b_universe(size: int = 4) -> dict[str, np.ndarray]:
+    """Scenario (b): each range replicated ``size`` times, so any release of ``size`` values is possible."""
+    return {name: np.repeat(np.asarray(values), size) for name, values in scenario_b_ranges().items()}
+
+
+_A = "large universe (10 students), release size 6"
+_B = "scenario (b): ranges mood 1..2 and driving 1..3, release size 4"
+_L = "large universe, release = its first 6 rows"
+BLOG_FIGURES: tuple[BlogFigure, ...] = (
+    BlogFigure("unbounded_a", f"Global sensitivity, unbounded DP — {_A}", large_universe_columns, 6,
+               "unbounded", (1, 2, 3, 4)),
+    BlogFigure("bounded_a", f"Global sensitivity, bounded DP — {_A}", large_universe_columns, 6,
+               "bounded", (1, 2, 3, 4)),
+    BlogFigure("unbounded_b", f"Global sensitivity, unbounded DP — {_B}", scenario_b_universe, 4,
+               "unbounded", (1, 2, 3)),
+    BlogFigure("bounded_b", f"Global sensitivity, bounded DP — {_B}", scenario_b_universe, 4,
+               "bounded", (1, 2, 3)),
+    BlogFigure("unbounded_sensitivity_plot", f"Unbounded DP: local vs global sensitivity — {_L}",
+               large_universe_columns, 6, "unbounded", (1, 2, 3, 4), local=True),
+    BlogFigure("bounded_sensitivity_plot", f"Bounded DP: local vs global sensitivity — {_L}",
+               large_universe_columns, 6, "bounded", (1, 2, 3, 4), local=True),
+)
+
+
+def blog_figure(name: str) -> BlogFigure:
+    """Look up one of :data:`BLOG_FIGURES` by its file name (without ``.png``)."""
+    for figure in BLOG_FIGURES:
+        if figure.name == name:
+            return figure
+    raise ValueError(f"name must be one of {[f.name for f in BLOG_FIGURES]}, got {name!r}")

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 import numpy as np
 
@@ -92,10 +92,15 @@ def counts_of(sorted_data: np.ndarray, values: np.ndarray) -> np.ndarray:
     return np.bincount(np.searchsorted(values, sorted_data), minlength=values.size).astype(np.int64)
 
 
+def as_tuple(data: Iterable[float]) -> tuple[float, ...]:
+    """A dataset as a sorted tuple for display, whole numbers shown as ``int`` (``(1, 2, 10)``)."""
+    return tuple(int(v) if float(v).is_integer() else float(v) for v in sorted(data))
+
+
 def missing_from(release: np.ndarray, universe: np.ndarray) -> list[float]:
     """Values of ``release`` (with multiplicity) that the multiset ``universe`` cannot supply."""
     excess = Counter(release.tolist()) - Counter(universe.tolist())
-    return [int(v) if float(v).is_integer() else v for v in sorted(excess.elements())]
+    return list(as_tuple(excess.elements()))
 
 
 def multiset_difference(universe: tuple[float, ...], taken: tuple[float, ...]) -> list[float]:

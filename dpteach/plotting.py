@@ -3,6 +3,10 @@
 Every notebook starts with ``save_fig = dpteach.plotting.setup()``. The style is set through rcParams,
 never through a named matplotlib style sheet (``seaborn-whitegrid``, which the book chapter uses, was
 removed from matplotlib 3.6).
+
+``setup(language="zh")`` is for the Chinese editions (notebook 03): it registers the vendored Noto Sans CJK SC
+subset in ``dpteach/fonts/`` and makes ``save_fig`` add ``_zh`` to every file name, so the English and
+Chinese notebooks run the same code.
 """
 
 from __future__ import annotations
@@ -12,9 +16,15 @@ from pathlib import Path
 
 import matplotlib as mpl
 import matplotlib.pyplot as plt
+import pandas as pd
+from matplotlib import font_manager, ticker
+from matplotlib.axes import Axes
 from matplotlib.figure import Figure
+from pandas.io.formats.style import Styler
 
 IMAGES_DIR = Path(__file__).resolve().parent.parent / "images"
+CJK_FONT = Path(__file__).resolve().parent / "fonts" / "NotoSansCJKsc-Regular-subset.otf"
+LANGUAGES = ("en", "zh")
 
 STYLE: dict[str, object] = {
     "figure.figsize": (8.0, 4.5),
@@ -40,22 +50,186 @@ STYLE: dict[str, object] = {
 }
 
 
-def setup(images_dir: str | Path | None = None) -> Callable[..., Path]:
+def register_cjk_font() -> str:
+    """Register the vendored Chinese font with matplotlib and return its family name (notebook 03, zh).
+
+    The font is a subset of Noto Sans CJK SC (SIL OFL 1.1, see ``dpteach/fonts/README.md``).
+    """
+    font_manager.fontManager.addfont(str(CJK_FONT))
+    return font_manager.FontProperties(fname=CJK_FONT).get_name()
+
+
+def setup(images_dir: str | Path | None = None, language: str = "en") -> Callable[..., Path]:
     """Apply the project's plot style and return ``save_fig(name, fig=None)``.
 
     ``save_fig`` writes ``<images_dir>/<name>.png`` (default: the repository's ``images/``) and returns
-    the path it wrote.
+    the path it wrote. With ``language="zh"`` Chinese text renders (DejaVu Sans first, the vendored CJK
+    font as per-glyph fallback) and the file is ``<name>_zh.png``.
     """
+    if language not in LANGUAGES:
+        raise ValueError(f"language must be one of {LANGUAGES}, got {language!r}")
     plt.rcdefaults()
     mpl.rcParams.update(STYLE)
+    suffix = ""
+    if language == "zh":
+        mpl.rcParams["font.family"] = ["DejaVu Sans", register_cjk_font()]
+        suffix = "_zh"
     target = Path(images_dir) if images_dir is not None else IMAGES_DIR
 
     def save_fig(name: str, fig: Figure | None = None) -> Path:
         if not isinstance(name, str) or not name or "/" in name:
             raise ValueError(f"name must be a non-empty file stem without '/', got {name!r}")
         target.mkdir(parents=True, exist_ok=True)
-        path = target / f"{name}.png"
+        path = target / f"{name}{suffix}.png"
         (fig or plt.gcf()).savefig(path, metadata={"Software": None})
         return path
 
     return save_fig
+
+
+# ------------------------------------------------------------------------------------------ sensitivity plots
+# One look per query. median and percentile_50 are the same number, so they get the same colour family but
+# different markers and line styles, and percentile_50 is drawn thinner on top: both stay visible.
+QUERY_LOOKS: dict[str, dict[str, object]] = {
+    "mean": {"color": "#1f77b4", "marker": "o", "linestyle": "-"},
+    "median": {"color": "#d62728", "marker": "o", "linestyle": "-", "markersize": 10,
+               "markerfacecolor": "none", "linewidth": 3.0, "alpha": 0.6},
+    "count": {"color": "#2ca02c", "marker": "s", "linestyle": "-"},
+    "sum": {"color": "#ff7f0e", "marker": "D", "linestyle": "-"},
+    "std": {"color": "#9467bd", "marker": "^", "linestyle": "--"},
+    "var": {"color": "#8c564b", "marker": "v", "linestyle": "--"},
+    "percentile_25": {"color": "#e377c2", "marker": "<", "linestyle": ":"},
+    "percentile_50": {"color": "#000000", "marker": "x", "linestyle": "--", "linewidth": 1.2},
+    "percentile_75": {"color": "#17becf", "marker": ">", "linestyle": ":"},
+    "percentile_90": {"color": "#bcbd22", "marker": "P", "linestyle": ":"},
+}
+
+
+DODGE = 0.018
+SYMLOG_ABOVE = 20.0
+
+
+def _draw_queries(ax: Axes, grid: pd.DataFrame, *, symlog: bool) -> None:
+    """One line per query; each query is nudged sideways by a fixed step so that equal values stay visible."""
+    queries = list(dict.fromkeys(grid["query"]))
+    for i, query in enumerate(queries):
+        rows = grid[grid["query"] == query].sort_values("k")
+        shift = DODGE * (i - (len(queries) - 1) / 2)
+        ax.plot(rows["k"] + shift, rows["sensitivity"], label=query, **QUERY_LOOKS.get(query, {}))
+    ks = sorted(grid["k"].unique())
+    ax.set_xticks(ks)
+    ax.set_xlim(ks[0] - 0.4, ks[-1] + 0.4)
+    if symlog:
+        ax.set_yscale("symlog", linthresh=1.0)
+        ax.yaxis.set_major_locator(ticker.SymmetricalLogLocator(base=10, linthresh=1.0, subs=[1, 2, 5]))
+        ax.yaxis.set_major_formatter(ticker.FuncFormatter(lambda v, _: f"{v:g}"))
+    lowest = grid["sensitivity"].min()
+    ax.set_ylim(bottom=0.8 * lowest if symlog and lowest > 0 else 0)
+    ax.set_xlabel("Hamming distance k")
+
+
+def _y_label(symlog: bool) -> str:
+    return "sensitivity (symmetric log scale)" if symlog else "sensitivity"
+
+
+def plot_sensitivity_grid(grid: pd.DataFrame, title: str) -> Figure:
+    """One panel per column, one line per query, x = k, y = sensitivity.
+
+    The y axis turns to a symmetric log scale when values exceed :data:`SYMLOG_ABOVE` (a variance of 400 next
+    to a count of 1); each query is nudged sideways by :data:`DODGE` so equal values do not hide each other.
+
+    ``grid`` is a :func:`dpteach.sensitivity_grid` table for one relation and scope (notebooks 01, 02).
+    """
+    columns = list(dict.fromkeys(grid["column"]))
+    symlog = bool(grid["sensitivity"].max() > SYMLOG_ABOVE)
+    fig, axes = plt.subplots(1, len(columns), figsize=(5.2 * len(columns) + 2.2, 4.6), squeeze=False)
+    for ax, column in zip(axes[0], columns, strict=True):
+        _draw_queries(ax, grid[grid["column"] == column], symlog=symlog)
+        ax.set_title(f"column: {column}")
+    axes[0][0].set_ylabel(_y_label(symlog))
+    handles, labels = axes[0][0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="center left", bbox_to_anchor=(1.0, 0.5), title="query")
+    fig.suptitle(title)
+    fig.tight_layout()
+    return fig
+
+
+def plot_local_vs_global(local: pd.DataFrame, global_: pd.DataFrame, title: str) -> Figure:
+    """Local (left) next to global (right) sensitivity, one row per column, shared y axis per row (notebook 02)."""
+    columns = list(dict.fromkeys(local["column"]))
+    symlog = bool(max(local["sensitivity"].max(), global_["sensitivity"].max()) > SYMLOG_ABOVE)
+    fig, axes = plt.subplots(len(columns), 2, figsize=(12.5, 4.2 * len(columns)), sharey="row", squeeze=False)
+    for row, column in enumerate(columns):
+        for ax, (scope, grid) in zip(axes[row], (("local", local), ("global", global_)), strict=True):
+            _draw_queries(ax, grid[grid["column"] == column], symlog=symlog)
+            ax.set_title(f"{scope} sensitivity — column: {column}")
+        axes[row][0].set_ylabel(_y_label(symlog))
+    handles, labels = axes[0][0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="center left", bbox_to_anchor=(1.0, 0.5), title="query")
+    fig.suptitle(title)
+    fig.tight_layout()
+    return fig
+
+
+# ------------------------------------------------------------------------------------------ neighbour table
+ROW_MAX_COLOUR = "#fde9b6"
+GLOBAL_MAX_COLOUR = "#f4a582"
+
+
+def _neighbour_cells(table: pd.DataFrame) -> tuple[list[str], list[list[str]], list[list[str]]]:
+    """Flatten a :func:`dpteach.neighbour_table` into display text and cell colours."""
+    value_column = table.columns[1]
+    query_name = value_column.removesuffix("(release)")
+    n_neighbours = sum(c.startswith("neighbour ") for c in table.columns)
+    header = ["release x", value_column.replace("(release)", "(x)")]
+    header += [f"x'{j}: value | L1" for j in range(1, n_neighbours + 1)] + ["local sens."]
+    text, colours = [], []
+    global_value = table.attrs["global_sensitivity"]
+    for _, row in table.iterrows():
+        cells, tints = [str(row["release"]), f"{row[value_column]:g}"], ["white", "white"]
+        for j in range(1, n_neighbours + 1):
+            norm = row[f"L1 {j}"]
+            cells.append(f"{row[f'neighbour {j}']}: {row[f'{query_name} {j}']:g} | {norm:g}")
+            attains = norm == row["local sensitivity"]
+            tints.append(GLOBAL_MAX_COLOUR if attains and norm == global_value else
+                         ROW_MAX_COLOUR if attains else "white")
+        cells.append(f"{row['local sensitivity']:g}")
+        tints.append(GLOBAL_MAX_COLOUR if row["attains global"] else ROW_MAX_COLOUR)
+        text.append(cells)
+        colours.append(tints)
+    return header, text, colours
+
+
+def draw_neighbour_table(ax: Axes, table: pd.DataFrame, title: str) -> None:
+    """Draw the neighbour table on ``ax``: row maxima in yellow, cells reaching the global maximum in orange."""
+    header, text, colours = _neighbour_cells(table)
+    ax.axis("off")
+    drawn = ax.table(cellText=text, cellColours=colours, colLabels=header, loc="upper center", cellLoc="center")
+    drawn.auto_set_font_size(False)
+    drawn.set_fontsize(8.5)
+    drawn.scale(1.0, 1.35)
+    drawn.auto_set_column_width(list(range(len(header))))
+    ax.set_title(f"{title} — global sensitivity {table.attrs['global_sensitivity']:g}\n"
+                 "yellow: attains the row's local sensitivity · orange: attains the global sensitivity",
+                 fontsize=11)
+
+
+def style_neighbour_table(table: pd.DataFrame, uuid: str) -> Styler:
+    """The table as a pandas Styler with the same highlighting (a fixed ``uuid`` keeps the HTML reproducible)."""
+    norm_columns = [c for c in table.columns if c.startswith("L1 ")]
+    global_value = table.attrs["global_sensitivity"]
+
+    def tint(row: pd.Series) -> list[str]:
+        looks = []
+        for column in row.index:
+            if column in norm_columns or column == "local sensitivity":
+                value = row[column]
+                if value == row["local sensitivity"]:
+                    colour = GLOBAL_MAX_COLOUR if value == global_value else ROW_MAX_COLOUR
+                    looks.append(f"background-color: {colour}; font-weight: bold")
+                    continue
+            looks.append("")
+        return looks
+
+    shown = table.drop(columns=["argmax", "attains global"])
+    return shown.style.set_uuid(uuid).apply(tint, axis=1).format(precision=1).hide(axis="index")

@@ -39,6 +39,7 @@ from tqdm.auto import tqdm
 
 from dpteach.neighbours import (
     RELATIONS,
+    as_tuple,
     check_relation,
     count_submultisets,
     counts_of,
@@ -193,6 +194,58 @@ def neighbour_spread(release: Data, universe: Data, query: Query, *, k: int = 1,
     return float(f_neighbours.max() - f_neighbours.min())
 
 
+def neighbours_of(
+    release: Data, universe: Data, query: Query, *, k: int = 1, relation: str = "unbounded"
+) -> pd.DataFrame:
+    """Every distinct neighbour of ``release`` with its query value and L1 norm, largest norm first.
+
+    The first rows are the neighbours that attain :math:`LS_k(x)`: what the explorer of notebook 02 shows.
+    The release itself (a bounded "replacement" of a record by an equal one) is left out.
+    """
+    resolved = resolve_query(query)
+    check_relation(relation)
+    universe_data = as_dataset(universe, "universe")
+    release_data = as_dataset(release, "release")
+    missing = missing_from(release_data, universe_data)
+    if missing:
+        raise ValueError(f"release must be a sub-multiset of universe; missing values: {missing}")
+    k = _check_distance(k, release_data.size, universe_data.size, relation)
+    values, own, neighbours = local_neighbour_counts(release_data, universe_data, k, relation)
+    neighbours = neighbours[(neighbours != own).any(axis=1)]
+    f_release = float(resolved.on_rows(release_data[np.newaxis, :])[0])
+    records = []
+    for counts in neighbours:
+        data = np.repeat(values, counts)
+        f_value = float(resolved.on_rows(data[np.newaxis, :])[0])
+        records.append((as_tuple(data), f_value, abs(f_release - f_value)))
+    table = pd.DataFrame(records, columns=["neighbour", resolved.name, "L1"])
+    return table.sort_values("L1", ascending=False, kind="stable").reset_index(drop=True)
+
+
+def local_sensitivities(
+    universe: Data, size: int, query: Query, *, k: int = 1, relation: str = "unbounded"
+) -> pd.DataFrame:
+    """The local sensitivity of every distinct release of ``size`` records (notebook 02).
+
+    Its maximum is the global sensitivity: that is the definition of :math:`GS_k`, and a test checks it.
+    """
+    universe_data = as_dataset(universe, "universe")
+    size = _check_int("size", size, 1, universe_data.size, f"1 <= size <= |universe| ({universe_data.size})")
+    values, capacity = distinct_counts(universe_data)
+    releases = sorted(as_tuple(row) for row in counts_to_rows(values, submultisets(capacity, size)))
+    local = [local_sensitivity(r, universe_data, query, k=k, relation=relation) for r in releases]
+    return pd.DataFrame({"release": releases, "local sensitivity": local})
+
+
+def releases_attaining_global(
+    universe: Data, size: int, query: Query, *, k: int = 1, relation: str = "unbounded"
+) -> pd.DataFrame:
+    """The distinct releases whose local sensitivity equals the global one (notebooks 01 and 02)."""
+    table = local_sensitivities(universe, size, query, k=k, relation=relation)
+    best = global_sensitivity(universe, size, query, k=k, relation=relation)
+    return table[table["local sensitivity"] == best].reset_index(drop=True)
+
+
 # --------------------------------------------------------------------------------------------- naive
 def _scalar(resolved: ResolvedQuery, data: tuple[float, ...]) -> float:
     return float(resolved.on_rows(np.sort(np.asarray(data, dtype=float))[np.newaxis, :])[0])
@@ -216,10 +269,10 @@ def _naive_global(universe: np.ndarray, size: int, k: int, relation: str, resolv
     n_releases = math.comb(universe.size, size)
     pairs = n_releases * _naive_pairs_per_release(size, universe.size, k, relation)
     _check_budget(pairs)
-    as_tuple = tuple(universe.tolist())
-    releases = itertools.combinations(as_tuple, size)
+    universe_tuple = tuple(universe.tolist())
+    releases = itertools.combinations(universe_tuple, size)
     progress = _progress(releases, n_releases, pairs, "naive releases")
-    return max(_naive_local(release, as_tuple, k, relation, resolved) for release in progress)
+    return max(_naive_local(release, universe_tuple, k, relation, resolved) for release in progress)
 
 
 # --------------------------------------------------------------------------------------------- fast
@@ -402,19 +455,19 @@ def neighbour_table(
     k = _check_distance(k, size, universe_data.size, relation)
     _check_budget(math.comb(universe_data.size, size) * _naive_pairs_per_release(size, universe_data.size, k,
                                                                                   relation))
-    as_tuple = tuple(universe_data.tolist())
+    universe_tuple = tuple(universe_data.tolist())
     records = []
-    for release in dict.fromkeys(itertools.combinations(as_tuple, size)):
+    for release in dict.fromkeys(itertools.combinations(universe_tuple, size)):
         neighbours = [nb for nb in dict.fromkeys(tuple(sorted(nb)) for nb in
-                                                 positional_neighbours(release, as_tuple, k, relation))
+                                                 positional_neighbours(release, universe_tuple, k, relation))
                       if nb != release]
         f_release = _scalar(resolved, release)
-        row: dict[str, object] = {"release": release, f"{resolved.name}(release)": f_release}
+        row: dict[str, object] = {"release": as_tuple(release), f"{resolved.name}(release)": f_release}
         norms = []
         for j, nb in enumerate(neighbours, start=1):
             f_nb = _scalar(resolved, nb)
             norms.append(abs(f_release - f_nb))
-            row.update({f"neighbour {j}": nb, f"{resolved.name} {j}": f_nb, f"L1 {j}": norms[-1]})
+            row.update({f"neighbour {j}": as_tuple(nb), f"{resolved.name} {j}": f_nb, f"L1 {j}": norms[-1]})
         row["local sensitivity"] = max(norms)
         row["argmax"] = int(np.argmax(norms)) + 1
         records.append(row)

@@ -1,0 +1,101 @@
+"""An interactive sensitivity explorer for notebooks 01 and 02 (ipywidgets).
+
+The computation lives in :func:`explain`, a plain function the tests call; the widget only wires
+controls to it. Without a widget front end (CI, nbconvert) the notebooks still run: the static figures
+never depend on the explorer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import ipywidgets as w
+import numpy as np
+import pandas as pd
+
+from dpteach.neighbours import RELATIONS, as_tuple
+from dpteach.queries import QUERIES
+from dpteach.sensitivity import (
+    global_sensitivity,
+    local_sensitivity,
+    neighbours_of,
+    releases_attaining_global,
+)
+
+SCOPES: tuple[str, ...] = ("local", "global")
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """A sensitivity and the datasets that attain it."""
+
+    sensitivity: float
+    release: tuple[float, ...]
+    witnesses: pd.DataFrame
+
+    def to_html(self) -> str:
+        return (f"<b>sensitivity = {self.sensitivity:g}</b>, attained from release {self.release} by these "
+                f"neighbours:{self.witnesses.to_html(index=False)}")
+
+
+def explain(
+    universe: Sequence[float] | np.ndarray,
+    query: str,
+    *,
+    relation: str,
+    k: int,
+    scope: str,
+    size: int | None = None,
+    release: Sequence[float] | None = None,
+) -> Explanation:
+    """Sensitivity for one choice of the explorer's controls, with the neighbours that attain it.
+
+    Local scope needs ``release``; global scope needs ``size`` and explains the first release (in sorted
+    order) whose local sensitivity reaches the global one.
+    """
+    if scope not in SCOPES:
+        raise ValueError(f"scope must be one of {SCOPES}, got {scope!r}")
+    if scope == "local":
+        if release is None:
+            raise ValueError("release is required for scope='local'")
+        value = local_sensitivity(release, universe, query, k=k, relation=relation)
+        chosen = as_tuple(release)
+    else:
+        if size is None:
+            raise ValueError("size is required for scope='global'")
+        value = global_sensitivity(universe, size, query, k=k, relation=relation)
+        chosen = releases_attaining_global(universe, size, query, k=k, relation=relation)["release"].iloc[0]
+    neighbours = neighbours_of(chosen, universe, query, k=k, relation=relation)
+    return Explanation(value, chosen, neighbours[neighbours["L1"] == value].reset_index(drop=True))
+
+
+def sensitivity_explorer(universe: pd.DataFrame | Mapping[str, Sequence[float]], size: int) -> w.VBox:
+    """Controls for column, query, relation, scope and k; shows the sensitivity and its witnesses.
+
+    Local scope uses the first ``size`` values of the chosen column as the release (as the blog posts do).
+    """
+    columns = list(universe.keys())
+    column = w.Dropdown(options=columns, description="column")
+    query = w.Dropdown(options=list(QUERIES), value="median", description="query")
+    relation = w.ToggleButtons(options=list(RELATIONS), description="relation")
+    scope = w.ToggleButtons(options=list(SCOPES), description="scope")
+    k = w.IntSlider(value=1, min=1, max=max(1, size - 1), description="k")
+    out = w.HTML()
+
+    def refresh(_: object = None) -> None:
+        values = np.sort(np.asarray(universe[column.value], dtype=float))
+        first = np.asarray(universe[column.value], dtype=float)[:size]
+        room = size - 1 if relation.value == "bounded" else min(size - 1, values.size - size)
+        k.max = max(1, room)
+        try:
+            result = explain(values, query.value, relation=relation.value, k=k.value, scope=scope.value,
+                             size=size, release=first)
+            out.value = result.to_html()
+        except ValueError as error:
+            out.value = f"<i>{error}</i>"
+
+    for control in (column, query, relation, scope, k):
+        control.observe(refresh, names="value")
+    refresh()
+    return w.VBox([w.HBox([column, query]), relation, scope, k, out])
