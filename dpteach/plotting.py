@@ -82,7 +82,8 @@ def setup(images_dir: str | Path | None = None, language: str = "en") -> Callabl
         target.mkdir(parents=True, exist_ok=True)
         path = target / f"{name}{suffix}.png"
         (fig or plt.gcf()).savefig(path, metadata={"Software": None})
-        return path
+        # Shown when a cell ends with save_fig(...): relative, so outputs match in any clone.
+        return path.relative_to(IMAGES_DIR.parent) if path.is_relative_to(IMAGES_DIR.parent) else path
 
     return save_fig
 
@@ -109,7 +110,7 @@ DODGE = 0.018
 SYMLOG_ABOVE = 20.0
 
 
-def _draw_queries(ax: Axes, grid: pd.DataFrame, *, symlog: bool) -> None:
+def _draw_queries(ax: Axes, grid: pd.DataFrame, *, symlog: bool, lowest: float) -> None:
     """One line per query; each query is nudged sideways by a fixed step so that equal values stay visible."""
     queries = list(dict.fromkeys(grid["query"]))
     for i, query in enumerate(queries):
@@ -123,7 +124,6 @@ def _draw_queries(ax: Axes, grid: pd.DataFrame, *, symlog: bool) -> None:
         ax.set_yscale("symlog", linthresh=1.0)
         ax.yaxis.set_major_locator(ticker.SymmetricalLogLocator(base=10, linthresh=1.0, subs=[1, 2, 5]))
         ax.yaxis.set_major_formatter(ticker.FuncFormatter(lambda v, _: f"{v:g}"))
-    lowest = grid["sensitivity"].min()
     ax.set_ylim(bottom=0.8 * lowest if symlog and lowest > 0 else 0)
     ax.set_xlabel("Hamming distance k")
 
@@ -144,7 +144,7 @@ def plot_sensitivity_grid(grid: pd.DataFrame, title: str) -> Figure:
     symlog = bool(grid["sensitivity"].max() > SYMLOG_ABOVE)
     fig, axes = plt.subplots(1, len(columns), figsize=(5.2 * len(columns) + 2.2, 4.6), squeeze=False)
     for ax, column in zip(axes[0], columns, strict=True):
-        _draw_queries(ax, grid[grid["column"] == column], symlog=symlog)
+        _draw_queries(ax, grid[grid["column"] == column], symlog=symlog, lowest=grid["sensitivity"].min())
         ax.set_title(f"column: {column}")
     axes[0][0].set_ylabel(_y_label(symlog))
     handles, labels = axes[0][0].get_legend_handles_labels()
@@ -157,11 +157,12 @@ def plot_sensitivity_grid(grid: pd.DataFrame, title: str) -> Figure:
 def plot_local_vs_global(local: pd.DataFrame, global_: pd.DataFrame, title: str) -> Figure:
     """Local (left) next to global (right) sensitivity, one row per column, shared y axis per row (notebook 02)."""
     columns = list(dict.fromkeys(local["column"]))
-    symlog = bool(max(local["sensitivity"].max(), global_["sensitivity"].max()) > SYMLOG_ABOVE)
+    both = pd.concat([local["sensitivity"], global_["sensitivity"]])
+    symlog, lowest = bool(both.max() > SYMLOG_ABOVE), float(both.min())
     fig, axes = plt.subplots(len(columns), 2, figsize=(12.5, 4.2 * len(columns)), sharey="row", squeeze=False)
     for row, column in enumerate(columns):
         for ax, (scope, grid) in zip(axes[row], (("local", local), ("global", global_)), strict=True):
-            _draw_queries(ax, grid[grid["column"] == column], symlog=symlog)
+            _draw_queries(ax, grid[grid["column"] == column], symlog=symlog, lowest=lowest)
             ax.set_title(f"{scope} sensitivity — column: {column}")
         axes[row][0].set_ylabel(_y_label(symlog))
     handles, labels = axes[0][0].get_legend_handles_labels()

@@ -1,0 +1,147 @@
+r"""Propose-test-release (PTR) for the mean: the book chapter's version and a corrected one.
+
+Neighbours are add/remove-one. The analyst proposes a bound :math:`b` on the local sensitivity; the
+test adds :math:`\mathrm{Lap}(1/\varepsilon_t)` to the distance to instability
+:math:`D(x, b) = \min\{k : A(x, k) > b\}` (global sensitivity 1) and releases the mean with
+:math:`\mathrm{Lap}(b/\varepsilon_r)` only if the noisy distance clears a threshold. Notebook 03.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from dpteach.mechanisms import (
+    check_bounds,
+    check_data,
+    check_delta,
+    check_epsilon,
+    check_positive,
+    check_rng,
+    laplace_mech,
+)
+
+
+@dataclass(frozen=True)
+class PTRRelease:
+    """What one PTR run releases: ``value`` is None for ⊥ (refused); the budget is spent either way."""
+
+    value: float | None
+    noisy_distance: float
+    threshold: float
+    epsilon_spent: float
+    delta: float
+
+
+def book_mean_ls_at_distance(n: int, k: int | np.ndarray, upper: float) -> float | np.ndarray:
+    r"""The chapter's bound :math:`u / (n - k + 1)`: it only counts *added* records (values in
+    :math:`[0, u]`), so it understates the local sensitivity at distance :math:`k`. Notebook 03.
+    """
+    return upper / (n - np.asarray(k, dtype=float) + 1.0)
+
+
+def mean_ls_at_distance(n: int, k: int | np.ndarray, lower: float, upper: float) -> float | np.ndarray:
+    r"""Largest local sensitivity of the mean of data in :math:`[l, u]` over datasets within :math:`k`
+    add/remove steps of a dataset of size :math:`n`.
+
+    A dataset of size :math:`m` moves by at most :math:`(u-l)/(m+1)` when a record is added and
+    :math:`(u-l)/m` when one is removed, and never by more than :math:`u-l` (taking the empty mean to be
+    any value in :math:`[l, u]`); the smallest reachable size is :math:`m = n - k`, so
+
+    .. math:: A(k) = \min\Bigl(u - l,\ \max\Bigl(\frac{u-l}{n-k+1}, \frac{u-l}{n-k}\Bigr)\Bigr)
+              = \frac{u - l}{\max(n - k, 1)}.
+
+    Notebook 03.
+    """
+    width = upper - lower
+    return width / np.maximum(n - np.asarray(k, dtype=float), 1.0)
+
+
+def distance_to_instability(ls_at_distance: Callable[[int], float], b: float, k_max: int) -> int:
+    r"""Smallest :math:`k \in \{0, \dots, k_{\max}\}` with :math:`A(k) > b` for a non-decreasing
+    :math:`A` given as ``ls_at_distance`` (binary search); ``k_max`` if there is none. Notebook 03.
+    """
+    check_positive("b", b)
+    if isinstance(k_max, bool) or not isinstance(k_max, int) or k_max < 0:
+        raise ValueError(f"k_max must be an integer >= 0, got {k_max!r}")
+    low, high = 0, k_max
+    while low < high:
+        mid = (low + high) // 2
+        if ls_at_distance(mid) > b:
+            high = mid
+        else:
+            low = mid + 1
+    return low
+
+
+def book_threshold(epsilon: float, delta: float) -> float:
+    r"""The chapter's threshold :math:`\ln(2/\delta) / (2\varepsilon)`; with test noise
+    :math:`\mathrm{Lap}(1/\varepsilon)` an unstable dataset passes with probability
+    :math:`\tfrac12\sqrt{\delta/2}`, far above :math:`\delta`. Notebook 03.
+    """
+    return math.log(2 / check_delta(delta)) / (2 * check_epsilon(epsilon))
+
+
+def ptr_threshold(epsilon: float, delta: float) -> float:
+    r"""Threshold :math:`t = \ln(1/(2\delta)) / \varepsilon`, for which
+    :math:`\Pr[\mathrm{Lap}(1/\varepsilon) \ge t] = \tfrac12 e^{-\varepsilon t} = \delta` (needs
+    :math:`\delta < 1/2`). Notebook 03.
+    """
+    delta = check_delta(delta)
+    if delta >= 0.5:
+        raise ValueError(f"delta must be in (0, 0.5) for a positive PTR threshold, got {delta!r}")
+    return math.log(1 / (2 * delta)) / check_epsilon(epsilon)
+
+
+def _run(
+    mean: float, distance: int, b: float, eps_test: float, eps_release: float, threshold: float,
+    delta: float, rng: np.random.Generator,
+) -> PTRRelease:
+    noisy_distance = laplace_mech(float(distance), 1.0, eps_test, rng)
+    value = laplace_mech(mean, b, eps_release, rng) if noisy_distance >= threshold else None
+    return PTRRelease(value, noisy_distance, threshold, eps_test + eps_release, delta)
+
+
+def ptr_mean_book(
+    data: ArrayLike, upper: float, b: float, epsilon: float, delta: float,
+    rng: np.random.Generator | None = None,
+) -> PTRRelease:
+    r"""The chapter's PTR mean, as written: clip above at ``upper``, distance from
+    :func:`book_mean_ls_at_distance`, threshold :func:`book_threshold`, test and release each with
+    :math:`\varepsilon`.
+
+    It makes **no** valid privacy claim: the chapter says :math:`(\varepsilon, \delta)`, but it spends
+    :math:`2\varepsilon` (reported in ``epsilon_spent``), its test fails with probability far above
+    :math:`\delta`, and its bound ignores removals. Kept to reproduce the chapter. Notebook 03.
+    """
+    values = np.minimum(check_data(data), check_positive("upper", upper))
+    epsilon, delta, b = check_epsilon(epsilon), check_delta(delta), check_positive("b", b)
+    n = values.size
+    distance = distance_to_instability(lambda k: book_mean_ls_at_distance(n, k, upper), b, n)
+    return _run(float(values.mean()), distance, b, epsilon, epsilon, book_threshold(epsilon, delta),
+                delta, check_rng(rng))
+
+
+def ptr_mean(
+    data: ArrayLike, lower: float, upper: float, b: float, epsilon_test: float, epsilon_release: float,
+    delta: float, rng: np.random.Generator | None = None,
+) -> PTRRelease:
+    r"""Corrected PTR mean of the data clipped to ``[lower, upper]``.
+
+    Distance from :func:`mean_ls_at_distance` (additions and removals), test noise
+    :math:`\mathrm{Lap}(1/\varepsilon_t)`, threshold :func:`ptr_threshold`, release
+    :math:`\mathrm{Lap}(b/\varepsilon_r)`. Guarantee: :math:`(\varepsilon_t + \varepsilon_r, \delta)`-DP
+    under add/remove-one neighbours, spent whether or not it returns ⊥ (``value`` None). Notebook 03.
+    """
+    lower, upper = check_bounds(lower, upper)
+    values = np.clip(check_data(data), lower, upper)
+    eps_t, eps_r = check_positive("epsilon_test", epsilon_test), check_positive("epsilon_release",
+                                                                               epsilon_release)
+    b, threshold = check_positive("b", b), ptr_threshold(eps_t, delta)
+    n = values.size
+    distance = distance_to_instability(lambda k: mean_ls_at_distance(n, k, lower, upper), b, n)
+    return _run(float(values.mean()), distance, b, eps_t, eps_r, threshold, float(delta), check_rng(rng))

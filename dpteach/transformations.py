@@ -1,0 +1,514 @@
+"""Stability of table transformations: flat maps, joins and per-ID truncation (notebook 04).
+
+A transformation is *c-stable* when one protected change of its input grows into at most ``c``
+changed rows of its output. A count after a c-stable transformation has sensitivity ``c``; a sum
+clamped to ``[lower, upper]`` has sensitivity ``c * max(|lower|, |upper|)``. The noise then follows:
+
+* pure epsilon-DP with the Laplace (or, for integers, geometric) mechanism: scale ``b = Delta_1 / epsilon``;
+* rho-zCDP with the Gaussian mechanism: variance ``sigma^2 = Delta_2^2 / (2 rho)``.
+
+Two neighbour relations appear in notebook 04:
+
+* add/remove one row (Tumult Analytics' ``AddOneRow``), for :func:`flat_map`, :func:`public_join`
+  and :func:`private_join`;
+* add/remove all rows of one ID (``AddRowsWithID``), for :func:`truncate_rows_per_id` and
+  :func:`truncate_groups_per_id`. Under this relation flat maps and joins that carry the ID column
+  along do not change the protected change; only the truncation sets the factor.
+
+Every transformation returns a :class:`Transformed`: the output table and its stability.
+:func:`empirical_stability` enumerates every protected change of a small input and measures the
+largest change of a count or clamped sum, to show that a bound holds and when it is tight.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from itertools import product
+from pathlib import Path
+from typing import Any, Literal
+
+import numpy as np
+import pandas as pd
+
+Noise = Literal["laplace", "gaussian"]
+Norm = Literal["l1", "l2"]
+Tables = pd.DataFrame | Mapping[str, pd.DataFrame]
+
+
+@dataclass(frozen=True)
+class Transformed:
+    """A transformed table and its stability.
+
+    ``stability`` bounds how many output rows one protected change can alter; ``norm`` is ``"l2"``
+    only for the Gaussian per-ID rule (R * sqrt(G)), which bounds the L2 norm of a grouped count.
+    """
+
+    table: pd.DataFrame
+    stability: float
+    norm: Norm = "l1"
+
+
+# --- input checks -------------------------------------------------------------------------------
+
+
+def _check_table(table: object, name: str) -> pd.DataFrame:
+    if not isinstance(table, pd.DataFrame):
+        raise TypeError(f"{name} must be a pandas DataFrame, got {type(table).__name__}")
+    return table
+
+
+def _check_columns(table: pd.DataFrame, columns: Sequence[str], name: str, table_name: str) -> None:
+    missing = [c for c in columns if c not in table.columns]
+    if missing:
+        raise ValueError(
+            f"{name}: column(s) {missing} missing from {table_name} (it has {list(table.columns)})"
+        )
+
+
+def _check_bound(value: object, name: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int | np.integer):
+        raise TypeError(f"{name} must be an integer >= 1, got {value!r}")
+    if value < 1:
+        raise ValueError(f"{name} must be an integer >= 1, got {value}")
+    return int(value)
+
+
+def _check_positive(value: object, name: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float | np.integer | np.floating):
+        raise TypeError(f"{name} must be a number > 0, got {value!r}")
+    if not value > 0 or not math.isfinite(value):
+        raise ValueError(f"{name} must be a finite number > 0, got {value}")
+    return float(value)
+
+
+def _check_noise(noise: object) -> Noise:
+    if noise not in ("laplace", "gaussian"):
+        raise ValueError(f"noise must be 'laplace' (pure DP) or 'gaussian' (zCDP), got {noise!r}")
+    return noise  # type: ignore[return-value]
+
+
+def _as_columns(on: str | Sequence[str]) -> list[str]:
+    columns = [on] if isinstance(on, str) else list(on)
+    if not columns or not all(isinstance(c, str) for c in columns):
+        raise TypeError(f"on must be a column name or a non-empty list of names, got {on!r}")
+    return columns
+
+
+def _keep_first(table: pd.DataFrame, by: list[str], limit: int) -> pd.DataFrame:
+    """The first ``limit`` rows (in table order) of each group of ``by``."""
+    return table[table.groupby(by, sort=False).cumcount() < limit].reset_index(drop=True)
+
+
+# --- transformations ----------------------------------------------------------------------------
+
+
+def flat_map(
+    table: pd.DataFrame, func: Callable[[dict[str, Any]], Iterable[Mapping[str, Any]]], max_rows: int
+) -> Transformed:
+    """Replace each row by the rows ``func(row)`` returns, keeping at most ``max_rows`` of them.
+
+    Each output row is the input row updated with one mapping from ``func``. Under add/remove one
+    row, one input row yields at most ``max_rows`` output rows, so the stability is ``max_rows``,
+    whatever the rows actually produce (notebook 04, the genres example).
+    """
+    table = _check_table(table, "table")
+    max_rows = _check_bound(max_rows, "max_rows")
+    rows = [
+        {**row, **new}
+        for row in table.to_dict("records")
+        for _, new in zip(range(max_rows), func(row), strict=False)
+    ]
+    return Transformed(pd.DataFrame(rows, columns=_output_columns(table, rows)), max_rows)
+
+
+def _output_columns(table: pd.DataFrame, rows: list[dict[str, Any]]) -> list[str]:
+    extra = [c for row in rows for c in row if c not in table.columns]
+    return [*table.columns, *dict.fromkeys(extra)]
+
+
+def public_join(private: pd.DataFrame, public: pd.DataFrame, on: str | Sequence[str]) -> Transformed:
+    """Inner join of a private table with a public table on the ``on`` columns.
+
+    One private row meets every public row that shares its key, so under add/remove one row the
+    stability is the largest number of public rows sharing one key value: ``max_k |public_k|``
+    (notebook 04: a ZIP code in two states gives 2). It depends only on the public table.
+    """
+    private = _check_table(private, "private")
+    public = _check_table(public, "public")
+    columns = _as_columns(on)
+    _check_columns(private, columns, "on", "the private table")
+    _check_columns(public, columns, "on", "the public table")
+    stability = int(public.groupby(columns).size().max()) if len(public) else 0
+    return Transformed(private.merge(public, on=columns, how="inner"), stability)
+
+
+def private_join(
+    left: pd.DataFrame,
+    right: pd.DataFrame,
+    on: str | Sequence[str],
+    left_max_records: int,
+    right_max_records: int,
+    protect: Literal["key", "row"] = "key",
+) -> Transformed:
+    """Truncate both private tables to their first ``*_max_records`` rows per key, then inner join.
+
+    The stability depends on what one protected change is (notebook 04):
+
+    * ``protect="key"`` -- all rows of one key value in both tables (one user of a ``user_id``
+      join). After truncation that key has at most ``a`` rows left and ``b`` right, so at most
+      ``a * b`` joined rows: stability ``a * b``, the rule of the Tumult topic guide.
+    * ``protect="row"`` -- add/remove one row in each table, Tumult's ``AddOneRow`` on both.
+      Removing a kept row can let a dropped row in, so truncation counts twice, and one left
+      row meets ``b`` right rows: stability ``2 b + 2 a``, the factor Tumult Analytics uses.
+    """
+    left = _check_table(left, "left")
+    right = _check_table(right, "right")
+    columns = _as_columns(on)
+    _check_columns(left, columns, "on", "the left table")
+    _check_columns(right, columns, "on", "the right table")
+    a = _check_bound(left_max_records, "left_max_records")
+    b = _check_bound(right_max_records, "right_max_records")
+    if protect not in ("key", "row"):
+        raise ValueError(f"protect must be 'key' (one key, both tables) or 'row' (one row), got {protect!r}")
+    joined = _keep_first(left, columns, a).merge(_keep_first(right, columns, b), on=columns, how="inner")
+    return Transformed(joined, a * b if protect == "key" else 2 * (a + b))
+
+
+def truncate_rows_per_id(table: pd.DataFrame, id_column: str, max_rows_per_id: int) -> Transformed:
+    """Keep the first ``max_rows_per_id`` rows of each ID (Tumult's ``MaxRowsPerID``).
+
+    Under add/remove all rows of one ID, the output loses or gains at most ``max_rows_per_id``
+    rows: the stability is linear in the bound (notebook 04), under Laplace and Gaussian noise.
+    """
+    table = _check_table(table, "table")
+    _check_columns(table, [id_column], "id_column", "the table")
+    limit = _check_bound(max_rows_per_id, "max_rows_per_id")
+    return Transformed(_keep_first(table, [id_column], limit), limit)
+
+
+def grouped_truncation_factor(
+    max_groups_per_id: int, max_rows_per_group_per_id: int, noise: Noise, grouped: bool = True
+) -> float:
+    """Sensitivity factor of ``MaxGroupsPerID`` G with ``MaxRowsPerGroupPerID`` R (notebook 04).
+
+    One ID touches at most G groups with at most R rows each. A grouped count then changes by at
+    most R in each of G cells: L1 norm ``R * G`` (Laplace, pure DP) and L2 norm ``R * sqrt(G)``
+    (Gaussian, zCDP). The square root needs the query to group by that column (``grouped``);
+    otherwise all R * G rows land in one number and the factor is ``R * G`` for both noises.
+    """
+    g = _check_bound(max_groups_per_id, "max_groups_per_id")
+    r = _check_bound(max_rows_per_group_per_id, "max_rows_per_group_per_id")
+    return r * math.sqrt(g) if _check_noise(noise) == "gaussian" and grouped else float(r * g)
+
+
+def truncate_groups_per_id(
+    table: pd.DataFrame,
+    id_column: str,
+    group_column: str,
+    max_groups_per_id: int,
+    max_rows_per_group_per_id: int,
+    noise: Noise,
+    grouped: bool = True,
+) -> Transformed:
+    """Keep each ID's first G groups and, in each group, its first R rows.
+
+    This is Tumult's ``MaxGroupsPerID`` G together with ``MaxRowsPerGroupPerID`` R (notebook 04).
+
+    Under add/remove all rows of one ID the stability is :func:`grouped_truncation_factor`:
+    ``R * G`` with Laplace noise, ``R * sqrt(G)`` (an L2 bound) with Gaussian noise when the query
+    groups by ``group_column``.
+    """
+    table = _check_table(table, "table")
+    _check_columns(table, [id_column, group_column], "id_column/group_column", "the table")
+    factor = grouped_truncation_factor(max_groups_per_id, max_rows_per_group_per_id, noise, grouped)
+    pairs = table[[id_column, group_column]].drop_duplicates()
+    kept = _keep_first(pairs, [id_column], max_groups_per_id)
+    limited = table.merge(kept, on=[id_column, group_column], how="inner")
+    truncated = _keep_first(limited, [id_column, group_column], max_rows_per_group_per_id)
+    return Transformed(truncated, factor, "l2" if noise == "gaussian" else "l1")
+
+
+# --- noise --------------------------------------------------------------------------------------
+
+
+def laplace_scale(sensitivity: float, epsilon: float) -> float:
+    """Laplace (or geometric) scale ``b = Delta_1 / epsilon`` for pure epsilon-DP (notebook 04)."""
+    return _check_positive(sensitivity, "sensitivity") / _check_positive(epsilon, "epsilon")
+
+
+def gaussian_variance(sensitivity: float, rho: float) -> float:
+    """Gaussian variance ``sigma^2 = Delta_2^2 / (2 rho)`` for rho-zCDP (notebook 04)."""
+    return _check_positive(sensitivity, "sensitivity") ** 2 / (2 * _check_positive(rho, "rho"))
+
+
+def zcdp_rho_for(epsilon: float, delta: float) -> float:
+    """The largest rho whose rho-zCDP guarantee implies (epsilon, delta)-DP (notebook 04).
+
+    rho-zCDP implies (rho + 2 sqrt(rho ln(1/delta)), delta)-DP (Bun and Steinke, 2016); solving for
+    rho gives ``(sqrt(ln(1/delta) + epsilon) - sqrt(ln(1/delta)))**2``. It puts Gaussian noise and
+    pure-DP Laplace noise on a comparable footing.
+    """
+    epsilon = _check_positive(epsilon, "epsilon")
+    if isinstance(delta, bool) or not isinstance(delta, float | int) or not 0 < delta < 1:
+        raise ValueError(f"delta must be a number in (0, 1), got {delta!r}")
+    log_term = math.log(1 / delta)
+    return (math.sqrt(log_term + epsilon) - math.sqrt(log_term)) ** 2
+
+
+# --- aggregations and the empirical check -------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Count:
+    """Count rows, in total or per value of ``by``. One changed row moves it by 1."""
+
+    by: str | None = None
+
+    def __call__(self, table: pd.DataFrame) -> pd.Series:
+        return _aggregate(table, self.by, pd.Series(1.0, index=table.index))
+
+    @property
+    def per_row(self) -> float:
+        return 1.0
+
+
+@dataclass(frozen=True)
+class ClampedSum:
+    """Sum of ``column`` clamped to ``[lower, upper]``; one row moves it by ``max(|lower|, |upper|)``."""
+
+    column: str
+    lower: float
+    upper: float
+    by: str | None = None
+
+    def __post_init__(self) -> None:
+        if not self.lower <= self.upper:
+            raise ValueError(f"need lower <= upper, got lower={self.lower}, upper={self.upper}")
+
+    def __call__(self, table: pd.DataFrame) -> pd.Series:
+        _check_columns(table, [self.column], "column", "the transformed table")
+        return _aggregate(table, self.by, table[self.column].astype(float).clip(self.lower, self.upper))
+
+    @property
+    def per_row(self) -> float:
+        return max(abs(self.lower), abs(self.upper))
+
+
+def _aggregate(table: pd.DataFrame, by: str | None, values: pd.Series) -> pd.Series:
+    if by is None:
+        return pd.Series({"total": float(values.sum())})
+    _check_columns(table, [by], "by", "the transformed table")
+    return values.groupby(table[by]).sum()
+
+
+@dataclass(frozen=True)
+class StabilityCheck:
+    """Result of :func:`empirical_stability`: the promised bound and the largest change seen."""
+
+    bound: float
+    observed: float
+    norm: Norm
+    worst_change: str
+    neighbours: int
+
+    @property
+    def holds(self) -> bool:
+        return self.observed <= self.bound + 1e-9
+
+    @property
+    def tight(self) -> bool:
+        return math.isclose(self.observed, self.bound)
+
+
+    def summary(self) -> dict[str, Any]:
+        """One row for a table of checks: bound, largest change seen, and the change that caused it."""
+        return {
+            "bound": round(self.bound, 3),
+            "largest change seen": round(self.observed, 3),
+            "norm": self.norm,
+            "holds": self.holds,
+            "tight": self.tight,
+            "worst protected change": self.worst_change,
+            "neighbours tried": self.neighbours,
+        }
+
+
+Step = Callable[[Any], Transformed]
+
+
+def empirical_stability(
+    tables: Tables,
+    steps: Sequence[Step],
+    aggregate: Count | ClampedSum,
+    change: Literal["row", "id"] = "row",
+    id_column: str | None = None,
+) -> StabilityCheck:
+    """Apply every protected change to ``tables`` and report the largest change of the result.
+
+    ``tables`` is one DataFrame or a dict of them (for a private join). ``steps`` run in order: the
+    first receives ``tables``, each later one the previous output table; their stabilities
+    multiply. The bound is ``product of stabilities * aggregate.per_row``, compared with the
+    largest L1 (or, for the Gaussian rule, L2) change of the aggregate. Protected changes:
+
+    * ``change="row"``: in each table, remove one row, add a copy of one row, or leave it alone
+      (at least one table changes) -- add/remove one row per table, as ``AddOneRow`` does;
+    * ``change="id"``: remove all rows of one ``id_column`` value from every table, or add a new
+      ID whose rows copy an existing ID's rows -- add/remove all rows of one ID.
+
+    Added rows copy existing ones, so the bound is tight only if a worst-case row is present.
+    """
+    named = {"table": tables} if isinstance(tables, pd.DataFrame) else dict(tables)
+    for name, table in named.items():
+        _check_table(table, f"tables[{name!r}]")
+    if not steps:
+        raise ValueError("steps must contain at least one transformation")
+    if change not in ("row", "id"):
+        raise ValueError(f"change must be 'row' (one row) or 'id' (all rows of one ID), got {change!r}")
+    if change == "id":
+        if id_column is None or not any(id_column in t.columns for t in named.values()):
+            raise ValueError(f"change='id' needs id_column naming a column of the tables, got {id_column!r}")
+
+    def run(current: dict[str, pd.DataFrame]) -> tuple[pd.Series, float, Norm]:
+        data: Any = current["table"] if isinstance(tables, pd.DataFrame) else current
+        stability, norm = 1.0, "l1"
+        for step in steps:
+            result = step(data)
+            data, stability = result.table, stability * result.stability
+            norm = "l2" if result.norm == "l2" else norm
+        return aggregate(data), stability, norm
+
+    base, stability, norm = run(named)
+    neighbours = list(_row_neighbours(named) if change == "row" else _id_neighbours(named, str(id_column)))
+    observed, worst = 0.0, "none"
+    for label, neighbour in neighbours:
+        diff = base.sub(run(neighbour)[0], fill_value=0.0).to_numpy()
+        size = float(np.abs(diff).sum() if norm == "l1" else np.sqrt((diff**2).sum()))
+        if size > observed:
+            observed, worst = size, label
+    return StabilityCheck(stability * aggregate.per_row, observed, norm, worst, len(neighbours))
+
+
+def _single_table_changes(table: pd.DataFrame) -> Iterator[tuple[str, pd.DataFrame]]:
+    for i in range(len(table)):
+        yield f"remove row {i}", table.drop(index=table.index[i]).reset_index(drop=True)
+        yield f"add a copy of row {i}", pd.concat([table, table.iloc[[i]]], ignore_index=True)
+
+
+def _row_neighbours(tables: dict[str, pd.DataFrame]) -> Iterator[tuple[str, dict[str, pd.DataFrame]]]:
+    options = [[("", t), *_single_table_changes(t)] for t in tables.values()]
+    for combo in product(*options):
+        labels = [f"{name}: {label}" for name, (label, _) in zip(tables, combo, strict=True) if label]
+        if labels:
+            yield "; ".join(labels), {name: t for name, (_, t) in zip(tables, combo, strict=True)}
+
+
+def _id_neighbours(
+    tables: dict[str, pd.DataFrame], id_column: str
+) -> Iterator[tuple[str, dict[str, pd.DataFrame]]]:
+    with_ids = [t[id_column] for t in tables.values() if id_column in t.columns]
+    ids = list(dict.fromkeys(v for column in with_ids for v in column))
+    for value in ids:
+        fresh = _fresh_id(ids, value)
+        yield f"remove ID {value!r}", {
+            name: t[t[id_column] != value].reset_index(drop=True) if id_column in t.columns else t
+            for name, t in tables.items()
+        }
+        yield f"add a new ID copying {value!r}", {
+            name: _with_copy(t, id_column, value, fresh) if id_column in t.columns else t
+            for name, t in tables.items()
+        }
+
+
+def _fresh_id(ids: list[Any], value: Any) -> Any:
+    if all(isinstance(v, int | np.integer) for v in ids):
+        return max(ids) + 1
+    return f"{value}-copy"
+
+
+def _with_copy(table: pd.DataFrame, id_column: str, value: Any, fresh: Any) -> pd.DataFrame:
+    copy = table[table[id_column] == value].assign(**{id_column: fresh})
+    return pd.concat([table, copy], ignore_index=True)
+
+
+# --- the small tables of notebook 04 and the Tumult cross-check ---------------------------------
+
+CROSSCHECK_FILE = Path(__file__).resolve().parent.parent / "data" / "tumult_crosscheck.json"
+
+
+def split_genres(row: Mapping[str, Any]) -> list[dict[str, str]]:
+    """One ``{"genre": ...}`` per entry of the ``;``-separated ``genres`` field (notebook 04 flat map)."""
+    return [{"genre": genre} for genre in str(row["genres"]).split(";")]
+
+
+def example_tables() -> dict[str, pd.DataFrame]:
+    """The made-up tables of notebook 04, also used by ``tumult/crosscheck.py``.
+
+    ``people`` (genres to flat-map), ``residents`` with the public ``zip_states`` (ZIP 37752 lies in
+    two states), ``users`` and ``purchases`` (private join on ``user_id``), and ``visits`` (one row
+    per clinic visit, privacy ID ``patient_id``).
+    """
+    return {
+        "people": pd.DataFrame(
+            {
+                "name": ["Ada", "Bo", "Cleo", "Dev"],
+                "genres": ["drama;comedy;horror;jazz", "drama", "comedy;drama", "horror;comedy;drama"],
+            }
+        ),
+        "residents": pd.DataFrame(
+            {"name": ["Ada", "Bo", "Susie", "Dev"], "age": [34, 51, 27, 45],
+             "zipcode": [10001, 60601, 37752, 94105]}
+        ),
+        "zip_states": pd.DataFrame(
+            {"zipcode": [10001, 60601, 37752, 37752, 94105], "state": ["NY", "IL", "TN", "KY", "CA"]}
+        ),
+        "users": pd.DataFrame({"user_id": [1, 2, 3], "name": ["Ada", "Bo", "Cleo"]}),
+        "purchases": pd.DataFrame(
+            {"user_id": [1, 1, 1, 2, 3, 3], "item": ["book", "pen", "lamp", "book", "mug", "pen"]}
+        ),
+        "visits": pd.DataFrame(
+            {
+                "patient_id": [1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 3],
+                "clinic": ["north", "north", "north", "south", "south", "east", "east", "west",
+                           "north", "south", "east"],
+            }
+        ),
+    }
+
+
+def dpteach_factor(case: Mapping[str, Any]) -> float:
+    """The factor ``dpteach.transformations`` gives for one case of ``data/tumult_crosscheck.json``."""
+    tables, params = example_tables(), dict(case["params"])
+    name = case["case"]
+    if name == "flat_map":
+        return flat_map(tables["people"], split_genres, params["max_rows"]).stability
+    if name == "public_join":
+        return public_join(tables["residents"], tables["zip_states"], params["on"]).stability
+    if name == "private_join":
+        return private_join(tables["users"], tables["purchases"], "user_id", protect="row", **params).stability
+    if name == "max_rows_per_id":
+        return truncate_rows_per_id(tables["visits"], "patient_id", **params).stability
+    if name == "max_groups_per_id":
+        visits = tables["visits"]
+        return truncate_groups_per_id(visits, "patient_id", "clinic", noise=case["noise"], **params).stability
+    raise ValueError(f"unknown cross-check case {name!r}")
+
+
+def crosscheck_table(path: str | Path = CROSSCHECK_FILE) -> pd.DataFrame:
+    """Tumult's factors (from ``make tumult-check``) next to this module's, one row per case (notebook 04)."""
+    cases = json.loads(Path(path).read_text())["cases"]
+    rows = [
+        {
+            "case": case["case"],
+            "noise": case.get("noise", "laplace"),
+            "params": ", ".join(f"{k}={v}" for k, v in case["params"].items()),
+            "tumult_mechanism": case["noise_mechanism"],
+            "tumult_factor": case["factor"],
+            "dpteach_factor": round(dpteach_factor(case), 9),
+        }
+        for case in cases
+    ]
+    table = pd.DataFrame(rows)
+    return table.assign(agree=np.isclose(table["tumult_factor"], table["dpteach_factor"]))

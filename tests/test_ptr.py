@@ -1,0 +1,176 @@
+"""Tests for dpteach.ptr: distances to instability, the two thresholds and both PTR means."""
+
+import itertools
+import math
+
+import numpy as np
+import pytest
+
+from dpteach.datasets import load_adult
+from dpteach.ptr import (
+    book_mean_ls_at_distance,
+    book_threshold,
+    distance_to_instability,
+    mean_ls_at_distance,
+    ptr_mean,
+    ptr_mean_book,
+    ptr_threshold,
+)
+
+N_ADULT = len(load_adult())
+
+
+def test_book_threshold_matches_the_pinned_adult_value():
+    assert N_ADULT == 32_561
+    assert book_threshold(1.0, 1 / N_ADULT**2) == pytest.approx(10.73744412245554, rel=1e-13)
+
+
+def test_corrected_threshold_fails_with_probability_exactly_delta():
+    for epsilon, delta in [(1.0, 1e-6), (0.5, 0.01), (2.0, 1 / N_ADULT**2)]:
+        threshold = ptr_threshold(epsilon, delta)
+        assert 0.5 * math.exp(-epsilon * threshold) == pytest.approx(delta, rel=1e-9)
+
+
+def test_book_threshold_fails_far_more_often_than_delta():
+    delta = 1 / N_ADULT**2
+    failure = 0.5 * math.exp(-book_threshold(1.0, delta))  # Pr[Lap(1) >= threshold] at distance 0
+    assert failure == pytest.approx(0.5 * math.sqrt(delta / 2))
+    assert failure > 1000 * delta
+
+
+def test_monte_carlo_failure_rates_at_distance_zero():
+    delta, epsilon = 0.01, 1.0
+    noise = np.random.default_rng(5).laplace(0.0, 1 / epsilon, size=400_000)
+    assert np.mean(noise >= ptr_threshold(epsilon, delta)) == pytest.approx(delta, rel=0.1)
+    assert np.mean(noise >= book_threshold(epsilon, delta)) > 3 * delta
+
+
+def test_ptr_threshold_rejects_delta_of_a_half_or_more():
+    with pytest.raises(ValueError, match=r"delta must be in \(0, 0.5\)"):
+        ptr_threshold(1.0, 0.5)
+
+
+def _mean(values):
+    return sum(values) / len(values)
+
+
+def _local_sensitivity_add_remove(data, grid):
+    """Brute force: largest change of the mean over all add-one (values in grid) and remove-one neighbours."""
+    neighbours = [data + (v,) for v in grid] + [data[:i] + data[i + 1:] for i in range(len(data))]
+    return max(abs(_mean(data) - _mean(nb)) for nb in neighbours if nb)
+
+
+@pytest.mark.parametrize("k", [0, 1, 2])
+def test_mean_ls_at_distance_bounds_brute_force_and_is_attained(k):
+    lower, upper, n = 0.0, 100.0, 4
+    grid = (lower, 50.0, upper)
+    worst = 0.0
+    for data in itertools.combinations_with_replacement(grid, n):
+        reachable = {data}
+        for _ in range(k):
+            added = {tuple(sorted(y + (v,))) for y in reachable for v in grid}
+            removed = {y[:i] + y[i + 1:] for y in reachable for i in range(len(y))}
+            reachable |= added | removed
+        reachable = {y for y in reachable if len(y) >= 2}
+        worst = max(worst, max(_local_sensitivity_add_remove(y, grid) for y in reachable))
+        assert max(_local_sensitivity_add_remove(y, grid) for y in reachable) <= (
+            mean_ls_at_distance(n, k, lower, upper) + 1e-12
+        )
+    assert worst == pytest.approx(mean_ls_at_distance(n, k, lower, upper))
+
+
+def test_book_bound_misses_removals():
+    data = (0.0, 100.0, 100.0)
+    assert _local_sensitivity_add_remove(data, (0.0, 100.0)) > book_mean_ls_at_distance(3, 0, 100.0)
+    assert _local_sensitivity_add_remove(data, (0.0, 100.0)) == pytest.approx(
+        mean_ls_at_distance(3, 0, 0.0, 100.0)
+    )
+
+
+def test_mean_ls_at_distance_is_vectorised_and_capped_at_the_width():
+    values = mean_ls_at_distance(5, np.arange(8), 20.0, 80.0)
+    assert values[0] == pytest.approx(12.0)
+    assert np.all(values[4:] == 60.0)
+    assert np.all(np.diff(values) >= 0)
+
+
+def test_distance_to_instability_matches_a_linear_scan():
+    rng = np.random.default_rng(2)
+    for _ in range(50):
+        a = np.cumsum(rng.random(30))
+        b = float(rng.uniform(0, a[-1] * 1.1))
+        expected = next((k for k in range(30) if a[k] > b), 29)
+        assert distance_to_instability(lambda k, a=a: a[k], b, 29) == expected
+
+
+def test_adult_distances_book_and_corrected():
+    assert distance_to_instability(lambda k: book_mean_ls_at_distance(N_ADULT, k, 100.0), 0.005, N_ADULT) == 12_563
+    assert distance_to_instability(lambda k: mean_ls_at_distance(N_ADULT, k, 0.0, 100.0), 0.005, N_ADULT) == 12_562
+
+
+@pytest.mark.parametrize(("b", "k_max", "error"), [(0.0, 3, ValueError), (1.0, -1, ValueError), (1.0, 2.0, ValueError)])
+def test_distance_to_instability_rejects_bad_input(b, k_max, error):
+    with pytest.raises(error, match="b must|k_max must"):
+        distance_to_instability(lambda k: k, b, k_max)
+
+
+def test_ptr_mean_releases_close_to_the_mean_on_a_stable_dataset():
+    data = np.random.default_rng(0).uniform(20, 60, size=5000)
+    result = ptr_mean(data, 0.0, 100.0, 0.05, 0.5, 0.5, 1e-6, np.random.default_rng(1))
+    assert result.value is not None
+    assert result.value == pytest.approx(data.mean(), abs=1.0)
+    assert result.epsilon_spent == 1.0
+    assert result.delta == 1e-6
+    assert result.threshold == pytest.approx(ptr_threshold(0.5, 1e-6))
+
+
+def test_ptr_mean_refuses_on_an_unstable_dataset():
+    result = ptr_mean([10.0, 20.0, 30.0], 0.0, 100.0, 0.01, 1.0, 1.0, 1e-6, np.random.default_rng(1))
+    assert result.value is None
+    assert result.noisy_distance < result.threshold
+    assert result.epsilon_spent == 2.0  # the budget is spent even for ⊥
+
+
+def test_ptr_mean_book_reproduces_the_chapter_set_up():
+    ages = load_adult()["Age"]
+    delta = 1 / len(ages) ** 2
+    result = ptr_mean_book(ages, 100.0, 0.005, 1.0, delta, np.random.default_rng(4))
+    assert result.threshold == book_threshold(1.0, delta)
+    assert result.epsilon_spent == 2.0
+    assert abs(result.noisy_distance - 12_563) < 20
+    assert result.value == pytest.approx(ages.mean(), abs=0.2)
+
+
+def test_ptr_mean_is_reproducible():
+    runs = [ptr_mean([1.0] * 200, 0.0, 2.0, 0.1, 1.0, 1.0, 1e-3, np.random.default_rng(9)) for _ in range(2)]
+    assert runs[0] == runs[1]
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "message"),
+    [
+        ({"lower": 5.0, "upper": 1.0}, ValueError, "lower must be < upper"),
+        ({"b": -1.0}, ValueError, "b must be a finite number > 0"),
+        ({"epsilon_test": 0.0}, ValueError, "epsilon_test must be a finite number > 0"),
+        ({"epsilon_release": -1.0}, ValueError, "epsilon_release must be a finite number > 0"),
+        ({"delta": 1.0}, ValueError, r"delta must be in \(0, 1\)"),
+        ({"data": []}, ValueError, "data must not be empty"),
+        ({"rng": 3}, TypeError, "rng must be a numpy.random.Generator"),
+    ],
+)
+def test_ptr_mean_rejects_bad_input(kwargs, error, message):
+    args = {"data": [1.0, 2.0], "lower": 0.0, "upper": 10.0, "b": 1.0, "epsilon_test": 1.0,
+            "epsilon_release": 1.0, "delta": 1e-3, "rng": np.random.default_rng(0)} | kwargs
+    with pytest.raises(error, match=message):
+        ptr_mean(**args)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [({"upper": 0.0}, "upper must be"), ({"epsilon": 0.0}, "epsilon must be"), ({"delta": 0.0}, "delta must be")],
+)
+def test_ptr_mean_book_rejects_bad_input(kwargs, message):
+    args = {"data": [1.0, 2.0], "upper": 10.0, "b": 1.0, "epsilon": 1.0, "delta": 1e-3,
+            "rng": np.random.default_rng(0)} | kwargs
+    with pytest.raises(ValueError, match=message):
+        ptr_mean_book(**args)

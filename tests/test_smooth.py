@@ -1,0 +1,156 @@
+"""Tests for dpteach.smooth: generic smooth sensitivity and the exact median algorithm (NRS 2007)."""
+
+import itertools
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from dpteach.datasets import load_adult
+from dpteach.ptr import book_mean_ls_at_distance, mean_ls_at_distance
+from dpteach.smooth import (
+    laplace_beta,
+    smooth_median_release,
+    smooth_sensitivity,
+    smooth_sensitivity_median,
+    smoothed_local_sensitivity,
+)
+
+N_ADULT = len(load_adult())
+
+
+def test_laplace_beta_formula():
+    assert laplace_beta(1.0, 0.01) == pytest.approx(1 / (2 * math.log(200)))
+
+
+def test_smoothed_mean_sensitivity_matches_the_pinned_adult_value():
+    beta = laplace_beta(1.0, 1 / N_ADULT**2)
+    s = smooth_sensitivity(book_mean_ls_at_distance(N_ADULT, np.arange(200), 100.0), beta)
+    assert 2 * s == pytest.approx(0.006142128861863522, rel=1e-12)
+
+
+def test_corrected_mean_smooth_sensitivity_peaks_at_distance_zero_over_all_k():
+    beta = laplace_beta(1.0, 1 / N_ADULT**2)
+    curve = smoothed_local_sensitivity(mean_ls_at_distance(N_ADULT, np.arange(N_ADULT + 1), 0.0, 100.0), beta)
+    assert int(np.argmax(curve)) == 0
+    assert curve[0] == pytest.approx(100 / N_ADULT)
+
+
+def test_smoothed_local_sensitivity_discounts_by_distance():
+    curve = smoothed_local_sensitivity([1.0, 1.0, 4.0], 0.5)
+    np.testing.assert_allclose(curve, [1.0, math.exp(-0.5), 4 * math.exp(-1.0)])
+    assert smooth_sensitivity([1.0, 1.0, 4.0], 0.5) == pytest.approx(4 * math.exp(-1.0))
+
+
+@pytest.mark.parametrize(
+    ("values", "beta", "message"),
+    [([1.0, -1.0], 0.1, "local sensitivities >= 0"), ([1.0], 0.0, "beta must be"), ([], 0.1, "empty")],
+)
+def test_smooth_sensitivity_rejects_bad_input(values, beta, message):
+    with pytest.raises(ValueError, match=message):
+        smooth_sensitivity(values, beta)
+
+
+def _median(values):
+    return sorted(values)[math.ceil(len(values) / 2) - 1]
+
+
+def _direct_quadratic(data, lower, upper, beta):
+    """O(n^2) evaluation of max over i <= m <= j of (x_j - x_i) e^{-beta (j - i - 1)} on the padded data."""
+    xs = [lower, *sorted(min(max(v, lower), upper) for v in data), upper]
+    m = math.ceil(len(data) / 2)
+    return max((xs[j] - xs[i]) * math.exp(-beta * (j - i - 1))
+               for i in range(m + 1) for j in range(m, len(xs)))
+
+
+def _brute_force(data, grid, beta):
+    """Enumerate every dataset over ``grid`` (which holds lower and upper): A(k) and S from their definitions."""
+    n = len(data)
+    datasets = list(itertools.product(grid, repeat=n))
+
+    def local(y):
+        return max(abs(_median(y) - _median(y[:p] + (v,) + y[p + 1:])) for p in range(n) for v in grid)
+
+    ls = np.array([local(y) for y in datasets])
+    distance = np.array([sum(a != b for a, b in zip(data, y, strict=True)) for y in datasets])
+    return max(math.exp(-beta * k) * ls[distance <= k].max() for k in range(n + 1))
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 4])
+@pytest.mark.parametrize("beta", [0.1, 0.7, 2.0])
+def test_median_matches_brute_force_on_a_tiny_grid(n, beta):
+    grid = (0.0, 1.0, 2.5, 4.0)
+    for data in itertools.combinations_with_replacement(grid, n):
+        expected = _brute_force(data, grid, beta)
+        assert smooth_sensitivity_median(data, 0.0, 4.0, beta) == pytest.approx(expected, rel=1e-12)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    data=st.lists(st.integers(-5, 30), min_size=1, max_size=60),
+    beta=st.floats(0.001, 3.0),
+)
+def test_median_matches_the_quadratic_evaluation(data, beta):
+    fast = smooth_sensitivity_median(data, 0.0, 25.0, beta)
+    assert fast == pytest.approx(_direct_quadratic(data, 0.0, 25.0, beta), rel=1e-9)
+
+
+def test_median_on_random_reals_matches_the_quadratic_evaluation():
+    rng = np.random.default_rng(11)
+    for n in [5, 50, 301]:
+        data = rng.normal(40, 15, size=n).tolist()
+        for beta in [0.005, 0.05, 0.5]:
+            assert smooth_sensitivity_median(data, 0.0, 100.0, beta) == pytest.approx(
+                _direct_quadratic(data, 0.0, 100.0, beta), rel=1e-9)
+
+
+def test_median_clips_the_data_first():
+    assert smooth_sensitivity_median([-50, 3, 200], 0, 10, 0.3) == smooth_sensitivity_median([0, 3, 10], 0, 10, 0.3)
+
+
+def test_median_on_adult_ages_is_fast_and_tiny():
+    ages = load_adult()["Age"]
+    s = smooth_sensitivity_median(ages, 0.0, 100.0, laplace_beta(1.0, 1 / N_ADULT**2))
+    assert 0 < s < 1e-3  # hundreds of people share every age around the median
+
+
+@pytest.mark.parametrize(
+    ("data", "lower", "upper", "beta", "message"),
+    [([1.0], 3.0, 3.0, 0.1, "lower must be < upper"), ([], 0.0, 1.0, 0.1, "empty"),
+     ([math.nan], 0.0, 1.0, 0.1, "NaN"), ([1.0], 0.0, 1.0, -1.0, "beta must be")],
+)
+def test_median_rejects_bad_input(data, lower, upper, beta, message):
+    with pytest.raises(ValueError, match=message):
+        smooth_sensitivity_median(data, lower, upper, beta)
+
+
+def test_smooth_median_release_reports_its_calibration():
+    data = np.arange(1.0, 100.0)
+    result = smooth_median_release(data, 0.0, 100.0, 1.0, 1e-6, np.random.default_rng(2))
+    beta = laplace_beta(1.0, 1e-6)
+    assert result.beta == beta
+    assert result.smooth_sensitivity == pytest.approx(smooth_sensitivity_median(data, 0.0, 100.0, beta))
+    assert result.scale == pytest.approx(2 * result.smooth_sensitivity)
+    assert (result.epsilon, result.delta) == (1.0, 1e-6)
+    assert result.value == pytest.approx(50.0, abs=30 * result.scale)
+    assert result.value != 50.0
+
+
+def test_smooth_median_release_noise_has_the_stated_scale():
+    data = [10.0, 20.0, 30.0, 40.0, 50.0]
+    rng = np.random.default_rng(4)
+    draws = [smooth_median_release(data, 0.0, 60.0, 2.0, 1e-3, rng) for _ in range(4000)]
+    noise = np.array([d.value for d in draws]) - 30.0
+    assert np.mean(np.abs(noise)) == pytest.approx(draws[0].scale, rel=0.05)
+
+
+@pytest.mark.parametrize(
+    ("epsilon", "delta", "rng", "error"),
+    [(0.0, 1e-3, np.random.default_rng(0), ValueError), (1.0, 0.0, np.random.default_rng(0), ValueError),
+     (1.0, 1e-3, 5, TypeError)],
+)
+def test_smooth_median_release_rejects_bad_input(epsilon, delta, rng, error):
+    with pytest.raises(error, match="epsilon|delta|rng"):
+        smooth_median_release([1.0, 2.0], 0.0, 3.0, epsilon, delta, rng)
