@@ -1,0 +1,57 @@
+"""Figures a student can read: integer ticks on k, one legend, both median lines visible, a saved PNG."""
+
+from __future__ import annotations
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt  # noqa: E402
+import pytest  # noqa: E402
+
+import dpteach  # noqa: E402
+from dpteach import plotting  # noqa: E402
+from dpteach.datasets import blog_figure  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def _close_figures():
+    yield
+    plt.close("all")
+
+
+def test_grid_plot_has_integer_ticks_one_legend_and_visible_median_lines() -> None:
+    figure = blog_figure("unbounded_a")
+    fig = plotting.plot_sensitivity_grid(figure.grid(), figure.title)
+    assert len(fig.legends) == 1
+    assert [t.get_text() for t in fig.legends[0].get_texts()] == list(dpteach.QUERIES)
+    for ax in fig.axes:
+        assert list(ax.get_xticks()) == [1, 2, 3, 4]
+        lines = {line.get_label(): line for line in ax.get_lines()}
+        median, p50 = lines["median"], lines["percentile_50"]
+        assert (median.get_marker(), median.get_linestyle()) != (p50.get_marker(), p50.get_linestyle())
+        assert median.get_linewidth() > p50.get_linewidth()  # the wide line stays visible under the thin one
+    assert fig._suptitle.get_text() == figure.title
+
+
+def test_local_vs_global_shares_y_per_row_and_keeps_zero_visible() -> None:
+    local, other = blog_figure("bounded_sensitivity_plot"), blog_figure("bounded_a")
+    fig = plotting.plot_local_vs_global(local.grid(), other.grid(), local.title)
+    assert len(fig.axes) == 4 and len(fig.legends) == 1
+    assert all(ax.get_ylim()[0] == 0 for ax in fig.axes)  # local sensitivities of 0 are drawn, not clipped
+
+
+def test_save_fig_writes_png_and_rejects_bad_names(tmp_path) -> None:
+    save_fig = plotting.setup(tmp_path)
+    fig, _ = plt.subplots()
+    path = save_fig("example", fig)
+    assert path == tmp_path / "example.png" and path.read_bytes()[:4] == b"\x89PNG"
+    with pytest.raises(ValueError, match="name must be"):
+        save_fig("../escape", fig)
+
+
+def test_neighbour_table_styler_is_reproducible() -> None:
+    table = dpteach.neighbour_table([1, 2, 3, 10, 11], 3, relation="bounded")
+    html = plotting.style_neighbour_table(table, uuid="t").to_html()
+    assert html == plotting.style_neighbour_table(table, uuid="t").to_html()
+    assert plotting.GLOBAL_MAX_COLOUR in html

@@ -1,0 +1,51 @@
+"""The explorer: its pure ``explain`` function and the widget's reaction to its controls."""
+
+from __future__ import annotations
+
+import pytest
+
+from dpteach import global_sensitivity
+from dpteach.datasets import large_universe
+from dpteach.widgets import explain, sensitivity_explorer
+
+UNIVERSE = [1, 2, 3, 10, 11]
+
+
+def test_explain_global_names_a_worst_release_and_its_neighbours() -> None:
+    result = explain(UNIVERSE, "median", relation="bounded", k=1, scope="global", size=3)
+    assert result.sensitivity == 8
+    assert result.release == (1, 2, 10)
+    assert set(result.witnesses["neighbour"]) == {(1, 10, 11), (2, 10, 11)}
+    assert (result.witnesses["L1"] == 8).all()
+
+
+def test_explain_local_lists_only_attaining_neighbours() -> None:
+    result = explain(UNIVERSE, "median", relation="unbounded", k=1, scope="local", release=(1, 2, 11))
+    assert result.sensitivity == 4.5
+    assert result.witnesses["neighbour"].tolist() == [(2, 11)]
+    assert "sensitivity = 4.5" in result.to_html()
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [({"scope": "both", "size": 3}, "scope must be one of"), ({"scope": "local"}, "release is required"),
+     ({"scope": "global"}, "size is required")],
+)
+def test_explain_rejects_incomplete_choices(kwargs, message) -> None:
+    with pytest.raises(ValueError, match=message):
+        explain(UNIVERSE, "median", relation="bounded", k=1, **kwargs)
+
+
+def test_explorer_updates_when_a_control_changes() -> None:
+    box = sensitivity_explorer(large_universe()[["school_year", "absence_days"]], size=6)
+    controls = {getattr(c, "description", ""): c for row in box.children for c in getattr(row, "children", [row])}
+    output = box.children[-1]
+    assert output.value.startswith("<b>sensitivity = 0</b>")  # local median of the first six school years
+    controls["k"].value = 3
+    assert output.value.startswith("<b>sensitivity = 3</b>")
+    controls["column"].value = "absence_days"
+    controls["scope"].value = "global"
+    expected = global_sensitivity(large_universe()["absence_days"], 6, "median", k=3)
+    assert output.value.startswith(f"<b>sensitivity = {expected:g}</b>")
+    controls["relation"].value = "bounded"
+    assert controls["k"].max == 5
