@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 NBVAL := --nbval --nbval-current-env --nbval-sanitize-with notebooks/sanitize.cfg
 
-.PHONY: figures test lint unit nbval lab clean tumult-check
+.PHONY: figures test lint unit nbval lab clean tumult-check slides test-browser bench
 
 # (Re)create the virtual environment when it is missing or pyproject.toml changed since the last install.
 $(STAMP): pyproject.toml
@@ -21,7 +21,7 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 
 unit: $(STAMP)
-	$(BIN)/python -m pytest tests
+	$(BIN)/python -m pytest tests --ignore=tests/browser
 
 nbval: $(STAMP)
 	$(BIN)/python -m pytest $(NBVAL) notebooks
@@ -30,6 +30,22 @@ test: lint unit nbval
 
 lab: $(STAMP)
 	$(BIN)/jupyter lab notebooks
+
+# Every performance comparison in one process (about 12 minutes, mostly the naive baseline):
+# writes benchmarks/results.md, benchmarks/timings.csv and images/benchmark_scaling.png.
+bench: $(STAMP)
+	$(BIN)/python benchmarks/bench.py
+
+# Offline reveal.js decks in _build/slides/; their JavaScript comes from the npm registry (cached in
+# _build/slides/vendor) so the decks make no request to any CDN.
+slides: $(STAMP)
+	@command -v npm >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq npm)
+	$(BIN)/python scripts/build_slides.py
+
+# Playwright drives Debian's Chromium (no browser download); installing it with apt-get needs root, as CI has.
+test-browser: $(STAMP) slides
+	@test -x /usr/bin/chromium || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium)
+	DPTEACH_REQUIRE_BROWSER=1 $(BIN)/python -m pytest -p no:cacheprovider tests/browser
 
 # Cross-check notebook 04's stability factors against Tumult Analytics running on Spark, in its own
 # environment (it pins older numpy/pandas). Needs Python 3.11 or 3.12 and Java. Fails if the real library

@@ -89,6 +89,10 @@ def large_universe_columns() -> dict[str, np.ndarray]:
 
 def scenario_b_universe(size: int = 4) -> dict[str, np.ndarray]:
     """Scenario (b): each range replicated ``size`` times, so any release of ``size`` values is possible."""
+    if isinstance(size, bool) or not isinstance(size, (int, np.integer)):
+        raise TypeError(f"size must be an integer, got {type(size).__name__}")
+    if size < 1:
+        raise ValueError(f"size must be an integer >= 1, got {size}")
     return {name: np.repeat(np.asarray(values), size) for name, values in scenario_b_ranges().items()}
 
 

@@ -70,18 +70,27 @@ def check_bounds(lower: float, upper: float) -> tuple[float, float]:
     return float(lower), float(upper)
 
 
-def check_data(data: ArrayLike) -> np.ndarray:
-    """Return the data as a non-empty 1-D float array without NaN or infinity (a Series is fine)."""
+def check_data(data: ArrayLike, name: str = "data") -> np.ndarray:
+    """Return the data as a non-empty 1-D float array without NaN or infinity (a Series is fine).
+
+    Strings, booleans and other non-numbers raise ``TypeError``; every message names the parameter ``name``.
+    """
     try:
-        values = np.asarray(data, dtype=float)
+        values = np.asarray(data)
     except (TypeError, ValueError) as err:
-        raise TypeError(f"data must be a 1-D sequence of numbers: {err}") from None
+        raise TypeError(f"{name} must be a 1-D sequence of numbers: {err}") from None
+    numeric = values.dtype.kind in "iuf" or (values.dtype == object and all(
+        isinstance(v, Real) and not isinstance(v, bool) for v in values.ravel()))
+    if isinstance(data, (str, bytes)) or not numeric:
+        raise TypeError(f"{name} must be a 1-D sequence of numbers, got {type(data).__name__} "
+                        f"of dtype {values.dtype}")
+    values = values.astype(float)
     if values.ndim != 1:
-        raise ValueError(f"data must be 1-D, got an array of shape {values.shape}")
+        raise ValueError(f"{name} must be 1-D, got an array of shape {values.shape}")
     if values.size == 0:
-        raise ValueError("data must not be empty")
+        raise ValueError(f"{name} must not be empty")
     if not np.isfinite(values).all():
-        raise ValueError("data must not contain NaN or infinity")
+        raise ValueError(f"{name} must not contain NaN or infinity")
     return values
 
 
@@ -107,6 +116,9 @@ def pct_error(true: float, private: float | None) -> float:
     """
     if private is None:
         raise TypeError("private is None (the mechanism returned ⊥); drop refused runs before scoring them")
+    for name, number in (("true", true), ("private", private)):
+        if isinstance(number, bool) or not isinstance(number, Real):
+            raise TypeError(f"{name} must be a real number, got {type(number).__name__}")
     if not math.isfinite(true) or true == 0:
         raise ValueError(f"true must be a finite non-zero number, got {true!r}")
     if not math.isfinite(private):

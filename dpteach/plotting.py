@@ -11,6 +11,7 @@ Chinese notebooks run the same code.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from pathlib import Path
 
@@ -63,18 +64,23 @@ def setup(images_dir: str | Path | None = None, language: str = "en") -> Callabl
     """Apply the project's plot style and return ``save_fig(name, fig=None)``.
 
     ``save_fig`` writes ``<images_dir>/<name>.png`` (default: the repository's ``images/``) and returns
-    the path it wrote. With ``language="zh"`` Chinese text renders (DejaVu Sans first, the vendored CJK
-    font as per-glyph fallback) and the file is ``<name>_zh.png``.
+    the path it wrote; with ``images_dir=None`` the environment variable ``DPTEACH_IMAGES_DIR``, when set,
+    overrides the default (tests use it to keep ``images/`` untouched). With ``language="zh"`` Chinese text
+    renders (DejaVu Sans first, the vendored CJK font as per-glyph fallback) and the file is ``<name>_zh.png``.
     """
     if language not in LANGUAGES:
         raise ValueError(f"language must be one of {LANGUAGES}, got {language!r}")
+    if images_dir is not None and not isinstance(images_dir, str | os.PathLike):
+        raise TypeError(f"images_dir must be a str, a Path or None, got {type(images_dir).__name__}")
     plt.rcdefaults()
     mpl.rcParams.update(STYLE)
     suffix = ""
     if language == "zh":
         mpl.rcParams["font.family"] = ["DejaVu Sans", register_cjk_font()]
         suffix = "_zh"
-    target = Path(images_dir) if images_dir is not None else IMAGES_DIR
+    if images_dir is None:
+        images_dir = os.environ.get("DPTEACH_IMAGES_DIR") or IMAGES_DIR
+    target = Path(images_dir)
 
     def save_fig(name: str, fig: Figure | None = None) -> Path:
         if not isinstance(name, str) or not name or "/" in name:
@@ -108,6 +114,24 @@ QUERY_LOOKS: dict[str, dict[str, object]] = {
 
 DODGE = 0.018
 SYMLOG_ABOVE = 20.0
+GRID_COLUMNS = ("k", "query", "column", "sensitivity")
+NEIGHBOUR_TABLE_COLUMNS = ("release", "local sensitivity", "argmax", "attains global")
+
+
+def _check_frame(table: object, name: str, columns: tuple[str, ...]) -> pd.DataFrame:
+    """``table`` must be a non-empty DataFrame holding ``columns``; messages name the parameter ``name``."""
+    if not isinstance(table, pd.DataFrame):
+        raise TypeError(f"{name} must be a pandas DataFrame, got {type(table).__name__}")
+    missing = [c for c in columns if c not in table.columns]
+    if missing or table.empty:
+        raise ValueError(f"{name} must be a non-empty table with columns {list(columns)}; missing {missing}")
+    return table
+
+
+def _check_text(value: object, name: str) -> str:
+    if not isinstance(value, str):
+        raise TypeError(f"{name} must be a str, got {type(value).__name__}")
+    return value
 
 
 def _draw_queries(ax: Axes, grid: pd.DataFrame, *, symlog: bool, lowest: float) -> None:
@@ -140,6 +164,8 @@ def plot_sensitivity_grid(grid: pd.DataFrame, title: str) -> Figure:
 
     ``grid`` is a :func:`dpteach.sensitivity_grid` table for one relation and scope (notebooks 01, 02).
     """
+    _check_frame(grid, "grid", GRID_COLUMNS)
+    _check_text(title, "title")
     columns = list(dict.fromkeys(grid["column"]))
     symlog = bool(grid["sensitivity"].max() > SYMLOG_ABOVE)
     fig, axes = plt.subplots(1, len(columns), figsize=(5.2 * len(columns) + 2.2, 4.6), squeeze=False)
@@ -156,6 +182,9 @@ def plot_sensitivity_grid(grid: pd.DataFrame, title: str) -> Figure:
 
 def plot_local_vs_global(local: pd.DataFrame, global_: pd.DataFrame, title: str) -> Figure:
     """Local (left) next to global (right) sensitivity, one row per column, shared y axis per row (notebook 02)."""
+    _check_frame(local, "local", GRID_COLUMNS)
+    _check_frame(global_, "global_", GRID_COLUMNS)
+    _check_text(title, "title")
     columns = list(dict.fromkeys(local["column"]))
     both = pd.concat([local["sensitivity"], global_["sensitivity"]])
     symlog, lowest = bool(both.max() > SYMLOG_ABOVE), float(both.min())
@@ -201,8 +230,15 @@ def _neighbour_cells(table: pd.DataFrame) -> tuple[list[str], list[list[str]], l
     return header, text, colours
 
 
+def _check_neighbour_table(table: object) -> None:
+    _check_frame(table, "table", NEIGHBOUR_TABLE_COLUMNS)
+    if "global_sensitivity" not in table.attrs:
+        raise ValueError("table must come from dpteach.neighbour_table (attrs['global_sensitivity'] is missing)")
+
+
 def draw_neighbour_table(ax: Axes, table: pd.DataFrame, title: str) -> None:
     """Draw the neighbour table on ``ax``: row maxima in yellow, cells reaching the global maximum in orange."""
+    _check_neighbour_table(table)
     header, text, colours = _neighbour_cells(table)
     ax.axis("off")
     drawn = ax.table(cellText=text, cellColours=colours, colLabels=header, loc="upper center", cellLoc="center")
@@ -217,6 +253,8 @@ def draw_neighbour_table(ax: Axes, table: pd.DataFrame, title: str) -> None:
 
 def style_neighbour_table(table: pd.DataFrame, uuid: str) -> Styler:
     """The table as a pandas Styler with the same highlighting (a fixed ``uuid`` keeps the HTML reproducible)."""
+    _check_neighbour_table(table)
+    _check_text(uuid, "uuid")
     norm_columns = [c for c in table.columns if c.startswith("L1 ")]
     global_value = table.attrs["global_sensitivity"]
 

@@ -37,11 +37,29 @@ class PTRRelease:
     delta: float
 
 
+def _check_distances(n: int, k: int | np.ndarray, k_max: float) -> np.ndarray:
+    """Check the dataset size ``n >= 1`` and the distances ``0 <= k <= k_max``; return ``k`` as floats."""
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
+        raise TypeError(f"n must be an integer, got {type(n).__name__}")
+    if n < 1:
+        raise ValueError(f"n must be an integer >= 1, got {n}")
+    if isinstance(k, int) and not isinstance(k, bool) and 0 <= k <= k_max:  # the common scalar case, fast
+        return np.float64(k)
+    ks = np.asarray(k) if isinstance(k, (int, np.integer, np.ndarray, list, tuple, range)) else None
+    if ks is None or isinstance(k, bool) or ks.dtype.kind not in "iu":
+        raise TypeError(f"k must be an integer or an array of integers, got {type(k).__name__}")
+    if ks.size and (ks.min() < 0 or ks.max() > k_max):
+        raise ValueError(f"k must lie in [0, {k_max:g}], got values from {ks.min()} to {ks.max()}")
+    return ks.astype(float)
+
+
 def book_mean_ls_at_distance(n: int, k: int | np.ndarray, upper: float) -> float | np.ndarray:
-    r"""The chapter's bound :math:`u / (n - k + 1)`: it only counts *added* records (values in
-    :math:`[0, u]`), so it understates the local sensitivity at distance :math:`k`. Notebook 03.
+    r"""The chapter's bound :math:`u / (n - k + 1)` for :math:`0 \le k \le n`: it only counts *added*
+    records (values in :math:`[0, u]`), so it understates the local sensitivity at distance :math:`k`.
+    Notebook 03.
     """
-    return upper / (n - np.asarray(k, dtype=float) + 1.0)
+    ks = _check_distances(n, k, n)
+    return check_positive("upper", upper) / (n - ks + 1.0)
 
 
 def mean_ls_at_distance(n: int, k: int | np.ndarray, lower: float, upper: float) -> float | np.ndarray:
@@ -57,14 +75,17 @@ def mean_ls_at_distance(n: int, k: int | np.ndarray, lower: float, upper: float)
 
     Notebook 03.
     """
-    width = upper - lower
-    return width / np.maximum(n - np.asarray(k, dtype=float), 1.0)
+    lower, upper = check_bounds(lower, upper)
+    ks = _check_distances(n, k, math.inf)
+    return (upper - lower) / np.maximum(n - ks, 1.0)
 
 
 def distance_to_instability(ls_at_distance: Callable[[int], float], b: float, k_max: int) -> int:
     r"""Smallest :math:`k \in \{0, \dots, k_{\max}\}` with :math:`A(k) > b` for a non-decreasing
     :math:`A` given as ``ls_at_distance`` (binary search); ``k_max`` if there is none. Notebook 03.
     """
+    if not callable(ls_at_distance):
+        raise TypeError(f"ls_at_distance must be a callable k -> A(k), got {type(ls_at_distance).__name__}")
     check_positive("b", b)
     if isinstance(k_max, bool) or not isinstance(k_max, int) or k_max < 0:
         raise ValueError(f"k_max must be an integer >= 0, got {k_max!r}")

@@ -106,9 +106,12 @@ def as_dataset(data: Iterable[float] | np.ndarray, name: str = "data", *, allow_
     Raises ``TypeError`` for non-numeric values and ``ValueError`` for empty data, NaN/inf or more than one
     dimension; each message names the parameter ``name``.
     """
-    if isinstance(data, (str, bytes)):
+    if isinstance(data, (str, bytes)) or not (hasattr(data, "__len__") or hasattr(data, "__iter__")):
         raise TypeError(f"{name} must be a sequence of numbers, got a {type(data).__name__}")
-    values = np.asarray(data if hasattr(data, "__len__") else list(data))
+    try:
+        values = np.asarray(data if hasattr(data, "__len__") else list(data))
+    except (TypeError, ValueError) as err:
+        raise TypeError(f"{name} must be a flat sequence of numbers: {err}") from None
     if values.dtype == bool or not (
         np.issubdtype(values.dtype, np.integer) or np.issubdtype(values.dtype, np.floating)
     ):

@@ -32,6 +32,8 @@ def _check_k(n: int, k: int) -> None:
     for name, value in (("n", n), ("k", k)):
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
             raise TypeError(f"{name} must be an integer, got {type(value).__name__}")
+    if n < 1:
+        raise ValueError(f"n must be >= 1, got {n}")
     if not 1 <= k <= n:
         raise ValueError(f"k must be >= 1 and <= len(data) = {n}, got {k}")
 

@@ -8,11 +8,11 @@ multiset :math:`U` and the neighbour relation of :mod:`dpteach.neighbours`:
     LS_k(x) = \\max_{x' \\sim_k x} |f(x) - f(x')|, \\qquad
     GS_k = \\max_{x \\subseteq U,\\ |x| = n} LS_k(x).
 
-Two methods give identical numbers:
+Three methods give the same numbers:
 
 * ``method="naive"`` mirrors the blog: releases and neighbours from ``itertools.combinations`` over
   positions, one L1 norm per (release, neighbour) pair. Readable, and the benchmark baseline.
-* ``method="fast"`` lists each *distinct* multiset once (count vectors), evaluates the query on whole
+* ``method="enumerate"`` lists each *distinct* multiset once (count vectors), evaluates the query on whole
   batches with numpy, and replaces "all pairs" by a max and a min:
 
   - unbounded: every pair is a dataset :math:`B` and a part :math:`B - r` with :math:`|r| = k`, where
@@ -22,8 +22,12 @@ Two methods give identical numbers:
     :math:`C` of size :math:`n - k`, so :math:`GS_k = \\max_C (\\max_a f(C + a) - \\min_a f(C + a))`.
 
   Correctly rounded subtraction is monotone, so these max/min forms equal the pairwise maxima bit for bit.
+* ``method="fast"`` (the default) uses the closed forms of :mod:`dpteach.exact` for ``count``, ``sum``,
+  ``mean``, ``median`` and ``percentile_<p>`` (a few candidate datasets read off the sorted universe, so
+  universes of a million values take well under a second), and ``"enumerate"`` for everything else
+  (``std``, ``var`` and callables, for which no exact shortcut is implemented). Notebook 06.
 
-Before enumerating, both methods count the work. Above :data:`PROGRESS_ABOVE` pairs a tqdm bar shows
+Before enumerating, both enumerating methods count the work. Above :data:`PROGRESS_ABOVE` pairs a tqdm bar shows
 progress; above :data:`MAX_PAIRS` a ``ValueError`` says how many pairs the call would take.
 """
 
@@ -37,6 +41,7 @@ import numpy as np
 import pandas as pd
 from tqdm.auto import tqdm
 
+from dpteach.exact import global_exact, has_closed_form, local_exact, sub_multiset_counts
 from dpteach.neighbours import (
     RELATIONS,
     as_tuple,
@@ -51,9 +56,10 @@ from dpteach.neighbours import (
 )
 from dpteach.queries import QUERIES, Query, ResolvedQuery, as_dataset, resolve_query
 
-METHODS: tuple[str, ...] = ("fast", "naive")
+METHODS: tuple[str, ...] = ("fast", "enumerate", "naive")
 PROGRESS_ABOVE = 2_000_000
 MAX_PAIRS = 200_000_000
+TIES_ENUMERATED_BELOW = 100_000
 _CHUNK_CELLS = 2_000_000
 
 Data = Sequence[float] | np.ndarray | pd.Series
@@ -84,6 +90,20 @@ def _check_distance(k: object, size: int, universe_size: int, relation: str) -> 
     if high < 1:
         raise ValueError(f"k has no valid value here: it must satisfy {why}")
     return _check_int("k", k, 1, high, why)
+
+
+def _rounding_ties(query: Query, relation: str, universe_size: int, size: int, k: int) -> bool:
+    r"""True for a *small* bounded global mean, which the default method then enumerates.
+
+    Every core in the middle of the universe attains the bounded mean's global sensitivity
+    :math:`(\sum \mathrm{top}_k - \sum \mathrm{bottom}_k)/n` in exact arithmetic, but numpy rounds
+    :math:`f(y) - f(y')` differently for different cores, and enumeration reports the largest rounding. To
+    reproduce those last bits (the pinned blog grid) small cases enumerate; large ones use the closed form,
+    which then agrees with enumeration to a few units in the last place (:mod:`dpteach.exact`).
+    """
+    if query != "mean" or relation != "bounded" or universe_size > 40:
+        return False
+    return math.comb(universe_size, size - k) * math.comb(universe_size - size + k, k) <= TIES_ENUMERATED_BELOW
 
 
 def _check_budget(pairs: int) -> None:
@@ -125,7 +145,7 @@ def global_sensitivity(
 
     ``universe`` is a multiset of numbers (duplicates allowed); every release of ``size`` records drawn
     from it is considered. ``relation`` is ``"unbounded"`` (exactly k records added or removed) or
-    ``"bounded"`` (up to k records replaced).
+    ``"bounded"`` (up to k records replaced). ``method`` is one of :data:`METHODS` (module docstring).
     """
     resolved = resolve_query(query)
     check_relation(relation)
@@ -135,6 +155,8 @@ def global_sensitivity(
     k = _check_distance(k, size, universe_data.size, relation)
     if method == "naive":
         return _naive_global(universe_data, size, k, relation, resolved)
+    if method == "fast" and has_closed_form(query) and not _rounding_ties(query, relation, universe_data.size, size, k):
+        return global_exact(universe_data, size, k, relation, query, resolved)
     values, capacity = distinct_counts(universe_data)
     if relation == "unbounded":
         return max(
@@ -162,15 +184,16 @@ def local_sensitivity(
     _check_method(method)
     universe_data = as_dataset(universe, "universe")
     release_data = as_dataset(release, "release")
-    missing = missing_from(release_data, universe_data)
-    if missing:
+    if not sub_multiset_counts(release_data, universe_data)[2]:
         raise ValueError(
             "release must be a sub-multiset of universe; the universe cannot supply these release "
-            f"values: {missing}"
+            f"values: {missing_from(release_data, universe_data)}"
         )
     k = _check_distance(k, release_data.size, universe_data.size, relation)
     if method == "naive":
         return _naive_local(tuple(release_data), tuple(universe_data), k, relation, resolved)
+    if method == "fast" and has_closed_form(query):
+        return local_exact(release_data, universe_data, k, relation, resolved)
     f_release, f_neighbours = _fast_local_values(release_data, universe_data, k, relation, resolved)
     return float(max(f_release - f_neighbours.min(), f_neighbours.max() - f_release))
 
@@ -389,11 +412,22 @@ def _fast_local_values(
 Universe = pd.DataFrame | Mapping[str, Data]
 
 
-def _columns_of(universe: Universe, columns: Sequence[str] | None) -> dict[str, np.ndarray]:
+def _as_list(name: str, values: object) -> list:
+    """A non-empty list from a sequence argument of :func:`sensitivity_grid` (a lone string is refused)."""
+    if isinstance(values, (str, bytes)) or not isinstance(values, (Sequence, np.ndarray, pd.Index, range)):
+        raise TypeError(f"{name} must be a list (or tuple) of values, got {type(values).__name__}")
+    if len(values) == 0:
+        raise ValueError(f"{name} must hold at least one value, got an empty sequence")
+    return list(values)
+
+
+def _columns_of(universe: Universe, columns: Sequence[str] | None, name: str = "universe") -> dict[str, np.ndarray]:
     if not isinstance(universe, (pd.DataFrame, Mapping)):
-        raise TypeError(f"universe must be a DataFrame or a mapping of column name to values, got "
+        raise TypeError(f"{name} must be a DataFrame or a mapping of column name to values, got "
                         f"{type(universe).__name__}")
-    names = list(universe.keys()) if columns is None else list(columns)
+    if len(universe.keys()) == 0:
+        raise ValueError(f"{name} must have at least one column, got none")
+    names = list(universe.keys()) if columns is None else _as_list("columns", columns)
     unknown = [c for c in names if c not in universe]
     if unknown:
         raise ValueError(f"columns {unknown} are not in the universe; it has {list(universe.keys())}")
@@ -422,16 +456,29 @@ def sensitivity_grid(
     if (size is None) == (release is None):
         raise ValueError("give exactly one of size (global sensitivity) or release (local sensitivity)")
     data = _columns_of(universe, columns)
-    released = _columns_of(release, list(data)) if release is not None else None
+    released = _columns_of(release, list(data), "release") if release is not None else None
+    relations, queries, ks = (_as_list(n, v) for n, v in (("relations", relations), ("queries", queries), ("ks", ks)))
     for relation in relations:
-        check_relation(relation)
+        if relation not in RELATIONS:
+            raise ValueError(f"relations must hold only {RELATIONS}, got {relation!r}")
+    for query in queries:
+        try:
+            resolve_query(query)
+        except (TypeError, ValueError) as error:
+            raise type(error)(f"queries: {error}") from None
+    for k in ks:
+        if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1:
+            raise ValueError(f"ks must hold whole numbers >= 1 (Hamming distances), got {k!r}")
     rows = []
     for relation, k, query, column in itertools.product(relations, ks, queries, data):
-        if released is None:
-            value = global_sensitivity(data[column], size, query, k=k, relation=relation, method=method)
-        else:
-            value = local_sensitivity(released[column], data[column], query, k=k, relation=relation,
-                                      method=method)
+        try:
+            if released is None:
+                value = global_sensitivity(data[column], size, query, k=k, relation=relation, method=method)
+            else:
+                value = local_sensitivity(released[column], data[column], query, k=k, relation=relation,
+                                          method=method)
+        except ValueError as error:  # say which cell of the grid (which entry of ks, ...) was invalid
+            raise ValueError(f"grid cell (relation={relation!r}, ks entry k={k}, column={column!r}): {error}") from None
         rows.append((relation, "global" if released is None else "local", k, resolve_query(query).name,
                      column, value))
     return pd.DataFrame(rows, columns=["relation", "scope", "k", "query", "column", "sensitivity"])

@@ -50,7 +50,7 @@ def smoothed_local_sensitivity(ls_at_distance: ArrayLike, beta: float) -> np.nda
     Notebook 03.
     """
     beta = check_positive("beta", beta)
-    values = check_data(ls_at_distance)
+    values = check_data(ls_at_distance, "ls_at_distance")
     if (values < 0).any():
         raise ValueError("ls_at_distance must hold local sensitivities >= 0")
     return np.exp(-beta * np.arange(values.size)) * values
@@ -65,11 +65,48 @@ def smooth_sensitivity(ls_at_distance: ArrayLike, beta: float) -> float:
     return float(smoothed_local_sensitivity(ls_at_distance, beta).max())
 
 
+_ALL_PAIRS_UP_TO = 1_000_000
+
+
 def _padded_sorted(data: ArrayLike, lower: float, upper: float) -> np.ndarray:
     """``[lower, x_(1), ..., x_(n), upper]`` with the data clipped to ``[lower, upper]`` and sorted."""
     lower, upper = check_bounds(lower, upper)
     values = np.sort(np.clip(check_data(data), lower, upper))
     return np.concatenate(([lower], values, [upper]))
+
+
+def _log_scores(xs: np.ndarray, i: np.ndarray, j: np.ndarray, beta: float) -> np.ndarray:
+    """:math:`\\log(x_{(j)} - x_{(i)}) - \\beta (j - i - 1)` elementwise (``-inf`` where the values tie)."""
+    with np.errstate(divide="ignore"):
+        return np.log(xs[j] - xs[i]) - beta * (j - i - 1)
+
+
+def _largest_score_monotone(xs: np.ndarray, rows: np.ndarray, cols: np.ndarray, beta: float) -> float:
+    """Divide and conquer over the rows, one whole level of the recursion per numpy pass.
+
+    Each node is a block of rows ``rows[lo..hi]`` whose best column index lies in ``cols[c_lo..c_hi]``; its
+    middle row is scored against that range, and the largest arg max splits the range for the two halves.
+    A level touches at most ``cols.size + nodes`` cells, and there are :math:`\\lceil \\log_2 |rows| \\rceil`
+    levels.
+    """
+    lo, hi = np.array([0]), np.array([rows.size - 1])
+    c_lo, c_hi = np.array([0]), np.array([cols.size - 1])
+    best = -math.inf
+    while lo.size:
+        mid = (lo + hi) // 2
+        width = c_hi - c_lo + 1
+        starts = np.concatenate(([0], np.cumsum(width)[:-1]))
+        node = np.repeat(np.arange(mid.size), width)
+        col = c_lo[node] + np.arange(node.size) - starts[node]
+        scores = _log_scores(xs, rows[mid[node]], cols[col], beta)
+        top = np.maximum.reduceat(scores, starts)
+        best = max(best, float(top.max()))
+        arg = np.maximum.reduceat(np.where(scores == top[node], col, -1), starts)  # largest arg max
+        lo, hi, c_lo, c_hi = (np.concatenate(pair) for pair in ((lo, mid + 1), (mid - 1, hi), (c_lo, arg),
+                                                                 (arg, c_hi)))
+        keep = lo <= hi
+        lo, hi, c_lo, c_hi = lo[keep], hi[keep], c_lo[keep], c_hi[keep]
+    return best
 
 
 def smooth_sensitivity_median(data: ArrayLike, lower: float, upper: float, beta: float) -> float:
@@ -81,25 +118,23 @@ def smooth_sensitivity_median(data: ArrayLike, lower: float, upper: float, beta:
 
     .. math:: S = \max_{0 \le i \le m \le j \le n+1} (x_{(j)} - x_{(i)})\, e^{-\beta (j - i - 1)}.
 
-    The best :math:`j` for each :math:`i` never decreases as :math:`i` grows, so divide and conquer
-    finds all of them in :math:`O(n \log n)` after sorting. Notebook 03.
+    Ties first: among indices :math:`i \le m` holding the same value only the largest can win (same gap,
+    shorter distance), and among :math:`j \ge m` only the smallest; on data with few distinct values (ages)
+    the remaining pairs are scored all at once. Otherwise: the best :math:`j` for each :math:`i` never
+    decreases as :math:`i` grows, so divide and conquer finds all of them in :math:`O(n \log n)` after
+    sorting, vectorised one recursion level at a time. Notebooks 03 and 06.
     """
     beta = check_positive("beta", beta)
     xs = _padded_sorted(data, lower, upper)
     m = math.ceil((xs.size - 2) / 2)
-    best = -math.inf
-    stack = [(0, m, m, xs.size - 1)]  # rows i in [i_lo, i_hi], best j known to lie in [j_lo, j_hi]
-    while stack:
-        i_lo, i_hi, j_lo, j_hi = stack.pop()
-        if i_lo > i_hi:
-            continue
-        i = (i_lo + i_hi) // 2
-        js = np.arange(j_lo, j_hi + 1)
-        with np.errstate(divide="ignore"):
-            scores = np.log(xs[js] - xs[i]) - beta * (js - i - 1)
-        top = int(np.flatnonzero(scores == scores.max())[-1])  # largest arg max keeps j monotone
-        best = max(best, float(scores[top]))
-        stack += [(i_lo, i - 1, j_lo, j_lo + top), (i + 1, i_hi, j_lo + top, j_hi)]
+    i = np.arange(m + 1)
+    j = np.arange(m, xs.size)
+    rows = i[(i == m) | (xs[i] != xs[np.minimum(i + 1, xs.size - 1)])]
+    cols = j[(j == m) | (xs[j] != xs[j - 1])]
+    if rows.size * cols.size <= _ALL_PAIRS_UP_TO:
+        best = float(_log_scores(xs, rows[:, None], cols[None, :], beta).max())
+    else:
+        best = _largest_score_monotone(xs, rows, cols, beta)
     return math.exp(best)
 
 

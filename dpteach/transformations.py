@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import product
 from pathlib import Path
@@ -61,6 +61,9 @@ def _check_table(table: object, name: str) -> pd.DataFrame:
 
 
 def _check_columns(table: pd.DataFrame, columns: Sequence[str], name: str, table_name: str) -> None:
+    unhashable = [c for c in columns if not isinstance(c, Hashable)]
+    if unhashable:
+        raise TypeError(f"{name}: column names must be hashable (e.g. strings), got {unhashable!r}")
     missing = [c for c in columns if c not in table.columns]
     if missing:
         raise ValueError(
@@ -84,6 +87,12 @@ def _check_positive(value: object, name: str) -> float:
     return float(value)
 
 
+def _check_flag(value: object, name: str) -> bool:
+    if not isinstance(value, bool | np.bool_):
+        raise TypeError(f"{name} must be True or False, got {value!r}")
+    return bool(value)
+
+
 def _check_noise(noise: object) -> Noise:
     if noise not in ("laplace", "gaussian"):
         raise ValueError(f"noise must be 'laplace' (pure DP) or 'gaussian' (zCDP), got {noise!r}")
@@ -91,6 +100,8 @@ def _check_noise(noise: object) -> Noise:
 
 
 def _as_columns(on: str | Sequence[str]) -> list[str]:
+    if not isinstance(on, str | Sequence):
+        raise TypeError(f"on must be a column name or a non-empty list of names, got {on!r}")
     columns = [on] if isinstance(on, str) else list(on)
     if not columns or not all(isinstance(c, str) for c in columns):
         raise TypeError(f"on must be a column name or a non-empty list of names, got {on!r}")
@@ -115,6 +126,8 @@ def flat_map(
     whatever the rows actually produce (notebook 04, the genres example).
     """
     table = _check_table(table, "table")
+    if not callable(func):
+        raise TypeError(f"func must be a callable row -> iterable of mappings, got {type(func).__name__}")
     max_rows = _check_bound(max_rows, "max_rows")
     rows = [
         {**row, **new}
@@ -201,6 +214,7 @@ def grouped_truncation_factor(
     """
     g = _check_bound(max_groups_per_id, "max_groups_per_id")
     r = _check_bound(max_rows_per_group_per_id, "max_rows_per_group_per_id")
+    grouped = _check_flag(grouped, "grouped")
     return r * math.sqrt(g) if _check_noise(noise) == "gaussian" and grouped else float(r * g)
 
 
@@ -267,6 +281,9 @@ class Count:
 
     by: str | None = None
 
+    def __post_init__(self) -> None:
+        _check_by(self.by)
+
     def __call__(self, table: pd.DataFrame) -> pd.Series:
         return _aggregate(table, self.by, pd.Series(1.0, index=table.index))
 
@@ -285,8 +302,16 @@ class ClampedSum:
     by: str | None = None
 
     def __post_init__(self) -> None:
+        if not isinstance(self.column, str):
+            raise TypeError(f"column must be a column name (str), got {self.column!r}")
+        for name, value in (("lower", self.lower), ("upper", self.upper)):
+            if isinstance(value, bool) or not isinstance(value, int | float | np.integer | np.floating):
+                raise TypeError(f"{name} must be a real number, got {value!r}")
+            if not math.isfinite(value):
+                raise ValueError(f"{name} must be finite, got {value}")
         if not self.lower <= self.upper:
             raise ValueError(f"need lower <= upper, got lower={self.lower}, upper={self.upper}")
+        _check_by(self.by)
 
     def __call__(self, table: pd.DataFrame) -> pd.Series:
         _check_columns(table, [self.column], "column", "the transformed table")
@@ -295,6 +320,11 @@ class ClampedSum:
     @property
     def per_row(self) -> float:
         return max(abs(self.lower), abs(self.upper))
+
+
+def _check_by(by: object) -> None:
+    if by is not None and not isinstance(by, str):
+        raise TypeError(f"by must be a column name (str) or None, got {by!r}")
 
 
 def _aggregate(table: pd.DataFrame, by: str | None, values: pd.Series) -> pd.Series:
@@ -360,11 +390,17 @@ def empirical_stability(
 
     Added rows copy existing ones, so the bound is tight only if a worst-case row is present.
     """
+    if not isinstance(tables, pd.DataFrame | Mapping):
+        raise TypeError(f"tables must be a DataFrame or a dict of them, got {type(tables).__name__}")
     named = {"table": tables} if isinstance(tables, pd.DataFrame) else dict(tables)
     for name, table in named.items():
         _check_table(table, f"tables[{name!r}]")
+    if not isinstance(steps, Sequence) or isinstance(steps, str) or not all(callable(s) for s in steps):
+        raise TypeError(f"steps must be a list of callables (transformations), got {steps!r}")
     if not steps:
         raise ValueError("steps must contain at least one transformation")
+    if not isinstance(aggregate, Count | ClampedSum):
+        raise TypeError(f"aggregate must be a Count or a ClampedSum, got {type(aggregate).__name__}")
     if change not in ("row", "id"):
         raise ValueError(f"change must be 'row' (one row) or 'id' (all rows of one ID), got {change!r}")
     if change == "id":
@@ -440,6 +476,8 @@ CROSSCHECK_FILE = Path(__file__).resolve().parent.parent / "data" / "tumult_cros
 
 def split_genres(row: Mapping[str, Any]) -> list[dict[str, str]]:
     """One ``{"genre": ...}`` per entry of the ``;``-separated ``genres`` field (notebook 04 flat map)."""
+    if not isinstance(row, Mapping) or "genres" not in row:
+        raise ValueError(f"row must be a mapping with a 'genres' field, got {row!r}")
     return [{"genre": genre} for genre in str(row["genres"]).split(";")]
 
 
@@ -480,6 +518,8 @@ def example_tables() -> dict[str, pd.DataFrame]:
 
 def dpteach_factor(case: Mapping[str, Any]) -> float:
     """The factor ``dpteach.transformations`` gives for one case of ``data/tumult_crosscheck.json``."""
+    if not isinstance(case, Mapping) or "case" not in case or not isinstance(case.get("params"), Mapping):
+        raise ValueError(f"case must be a mapping with 'case' and 'params' entries, got {case!r}")
     tables, params = example_tables(), dict(case["params"])
     name = case["case"]
     if name == "flat_map":
@@ -493,11 +533,13 @@ def dpteach_factor(case: Mapping[str, Any]) -> float:
     if name == "max_groups_per_id":
         visits = tables["visits"]
         return truncate_groups_per_id(visits, "patient_id", "clinic", noise=case["noise"], **params).stability
-    raise ValueError(f"unknown cross-check case {name!r}")
+    raise ValueError(f"case: unknown cross-check case {name!r}")
 
 
 def crosscheck_table(path: str | Path = CROSSCHECK_FILE) -> pd.DataFrame:
     """Tumult's factors (from ``make tumult-check``) next to this module's, one row per case (notebook 04)."""
+    if not isinstance(path, str | Path):
+        raise TypeError(f"path must be a str or a Path, got {type(path).__name__}")
     cases = json.loads(Path(path).read_text())["cases"]
     rows = [
         {

@@ -61,7 +61,7 @@ def test_language_switch_cells_define_the_same_keys():
 def test_every_cell_has_slide_metadata_and_the_same_layout():
     for path in (EN, ZH):
         for cell in _cells(path):
-            assert cell["metadata"]["slideshow"]["slide_type"] in {"slide", "subslide", "fragment", "skip", "-"}
+            assert cell["metadata"]["slideshow"]["slide_type"] in {"slide", "subslide", "fragment", "skip", ""}
     assert [c["cell_type"] for c in _cells(EN)] == [c["cell_type"] for c in _cells(ZH)]
 
 

@@ -163,10 +163,14 @@ def test_grid_accepts_scenario_b_mapping() -> None:
 # ------------------------------------------------------------------------------------------ budget
 def test_work_above_hard_limit_says_how_much(monkeypatch) -> None:
     monkeypatch.setattr(sens, "MAX_PAIRS", 100)
+    # "mean" has a closed form under the default method; "var" has none, so the default enumerates.
     with pytest.raises(ValueError, match=r"would compare [\d,]+ .*pairs"):
-        dpteach.global_sensitivity(range(30), 10, "mean")
+        dpteach.global_sensitivity(range(30), 10, "var")
+    with pytest.raises(ValueError, match=r"would compare [\d,]+ .*pairs"):
+        dpteach.global_sensitivity(range(30), 10, "mean", method="enumerate")
     with pytest.raises(ValueError, match="limit"):
         dpteach.global_sensitivity(range(30), 10, "mean", method="naive")
+    assert dpteach.global_sensitivity(range(30), 10, "mean") == 2.5  # 0..8 and 29 lose the 29: 6.5 - 4
 
 
 def test_work_above_budget_shows_progress(monkeypatch, capsys) -> None:

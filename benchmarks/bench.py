@@ -1,0 +1,259 @@
+"""Benchmark: the exact fast methods against the baselines they replace, in one process (``make bench``).
+
+Workloads (issue #6):
+
+1. the blog grid: every number behind the six blog figures, ``method="naive"`` against the default;
+2. scaling: global and local sensitivity for universes of 10^4..10^6 values (release = half, k = 10), and the
+   cost curve of enumeration against the closed forms on small universes;
+3. the smooth sensitivity of the median on the Adult ages: O(n log n) against the O(n^2) direct evaluation,
+   and its growth for n = 10^3..10^6.
+
+Times are medians of repeated runs (wall clock). Writes ``benchmarks/results.md``, ``benchmarks/timings.csv``
+and ``images/benchmark_scaling.png``; ``--quick`` is a smoke test that writes nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import platform
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+
+import dpteach  # noqa: E402
+from dpteach.datasets import BLOG_FIGURES  # noqa: E402
+from dpteach.smooth import _log_scores, _padded_sorted, laplace_beta, smooth_sensitivity_median  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+QUERIES = ("count", "sum", "mean", "median", "percentile_90")
+RELATIONS = ("unbounded", "bounded")
+
+
+@dataclass
+class Row:
+    """One line of the results table."""
+
+    workload: str
+    baseline: str
+    baseline_s: float | None
+    default_s: float
+    identical: str
+
+    def cells(self) -> list[str]:
+        ratio = f"{self.baseline_s / self.default_s:,.0f}×" if self.baseline_s else "—"
+        base = f"{self.baseline}: {_seconds(self.baseline_s)}" if self.baseline_s else self.baseline
+        return [self.workload, base, _seconds(self.default_s), ratio, self.identical]
+
+
+def _seconds(value: float | None) -> str:
+    if value is None:
+        return "—"
+    return f"{value * 1e3:.1f} ms" if value < 1 else f"{value:.1f} s"
+
+
+def timed(call: Callable[[], object], repeats: int) -> tuple[float, object]:
+    """Median wall time of ``repeats`` calls, and the last call's result."""
+    times, result = [], None
+    for _ in range(repeats):
+        start = time.perf_counter()
+        result = call()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times), result
+
+
+def machine() -> str:
+    cpu = platform.processor() or "unknown CPU"
+    if Path("/proc/cpuinfo").exists():
+        names = [line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
+                 if line.startswith("model name")]
+        cpu = names[0] if names else cpu
+    return (f"{cpu}, {os.cpu_count()} logical cores, {platform.system()} {platform.machine()}, "
+            f"Python {platform.python_version()}, numpy {np.__version__}")
+
+
+# ------------------------------------------------------------------------------------------ workloads
+def blog_grid(naive_repeats: int, repeats: int, figures=BLOG_FIGURES) -> Row:
+    def grid(method: str) -> pd.DataFrame:
+        return pd.concat([f.grid(method=method).assign(figure=f.name) for f in figures], ignore_index=True)
+
+    naive_s, naive = timed(lambda: grid("naive"), naive_repeats)
+    fast_s, fast = timed(lambda: grid("fast"), repeats)
+    same = naive.equals(fast)
+    cells = len(fast)
+    return Row(f"blog grid: {cells} sensitivities (6 figures, 10 queries, 2 columns)", "naive", naive_s, fast_s,
+               "yes (all cells ==)" if same else "NO")
+
+
+def scaling(sizes: list[int], k: int, repeats: int, records: list[dict]) -> list[Row]:
+    rows = []
+    rng = np.random.default_rng(2024)
+    for size in sizes:
+        universe = rng.integers(0, 1_000_000, size=size).astype(float)
+        release = rng.permutation(universe)[: size // 2]
+        for scope in ("global", "local"):
+            slowest = 0.0
+            for query in QUERIES:
+                for relation in RELATIONS:
+                    if scope == "global":
+                        call = lambda q=query, r=relation, u=universe, n=size // 2: (  # noqa: E731
+                            dpteach.global_sensitivity(u, n, q, k=k, relation=r))
+                    else:
+                        call = lambda q=query, r=relation, u=universe, x=release: (  # noqa: E731
+                            dpteach.local_sensitivity(x, u, q, k=k, relation=r))
+                    seconds, _ = timed(call, repeats)
+                    slowest = max(slowest, seconds)
+                    records.append(dict(workload=f"fast {scope}", size=size, query=query, relation=relation,
+                                        seconds=seconds))
+            if size >= 10_000:
+                workload = f"{scope}, |U| = {size:,}, n = {size // 2:,}, k = {k}: slowest of 5 queries × 2 relations"
+                rows.append(Row(workload,
+                                "enumeration: infeasible", None, slowest, "— (closed forms; see small cases)"))
+    return rows
+
+
+def cost_curve(sizes: list[int], naive_up_to: int, repeats: int, records: list[dict]) -> list[Row]:
+    """Enumeration and naive against the closed forms on small universes: median, both relations, k = 1."""
+    rows = []
+    rng = np.random.default_rng(7)
+    for size in sizes:
+        universe = rng.integers(0, 100, size=size).astype(float)
+        for method in ("naive", "enumerate", "fast"):
+            if method == "naive" and size > naive_up_to:
+                continue
+            values, total = [], 0.0
+            for relation in RELATIONS:
+                seconds, value = timed(lambda m=method, r=relation, u=universe, n=size // 2: (  # noqa: E731
+                    dpteach.global_sensitivity(u, n, "median", relation=r, method=m)),
+                    repeats if method == "fast" else 1)
+                values.append(value)
+                total += seconds
+            records.append(dict(workload=f"{method} global", size=size, query="median", relation="both",
+                                 seconds=total))
+            if method == "enumerate":
+                reference, enumerate_s = values, total
+        fast = records[-1]
+        rows.append(Row(f"global median, |U| = {size}, n = {size // 2}, k = 1, both relations", "enumerate",
+                        enumerate_s, fast["seconds"], "yes" if values == reference else "NO"))
+    return rows
+
+
+def smooth_direct(data: np.ndarray, beta: float) -> float:
+    """The O(n^2) evaluation: every pair i <= m <= j of the padded sorted data, in row blocks."""
+    xs = _padded_sorted(data, 0.0, 100.0)
+    m = math.ceil(data.size / 2)
+    cols = np.arange(m, xs.size)
+    step = max(1, 4_000_000 // cols.size)
+    best = -math.inf
+    for start in range(0, m + 1, step):
+        rows = np.arange(start, min(m + 1, start + step))
+        best = max(best, float(_log_scores(xs, rows[:, None], cols[None, :], beta).max()))
+    return math.exp(best)
+
+
+def smooth_median(sizes: list[int], direct_up_to: int, repeats: int, records: list[dict]) -> list[Row]:
+    ages = dpteach.load_adult()["Age"].to_numpy(dtype=float)
+    beta = laplace_beta(1.0, 1 / ages.size**2)
+    direct_s, direct = timed(lambda: smooth_direct(ages, beta), 1)
+    fast_s, fast = timed(lambda: smooth_sensitivity_median(ages, 0.0, 100.0, beta), repeats)
+    rows = [Row(f"smooth sensitivity of the median, Adult ages (n = {ages.size:,})", "O(n²) direct", direct_s,
+                fast_s, "yes (==)" if fast == direct else f"NO ({fast!r} vs {direct!r})")]
+    rng = np.random.default_rng(3)
+    for size in sizes:
+        data = rng.normal(40, 15, size=size)
+        fast_s, fast = timed(lambda d=data: smooth_sensitivity_median(d, 0.0, 100.0, 0.01), repeats)
+        records.append(dict(workload="smooth median, O(n log n)", size=size, query="median", relation="replace",
+                            seconds=fast_s))
+        if size <= direct_up_to:
+            direct_s, direct = timed(lambda d=data: smooth_direct(d, 0.01), 1)
+            records.append(dict(workload="smooth median, O(n²) direct", size=size, query="median",
+                                relation="replace", seconds=direct_s))
+            rows.append(Row(f"smooth median, n = {size:,} normal draws", "O(n²) direct", direct_s, fast_s,
+                            "yes (==)" if fast == direct else "NO"))
+        else:
+            rows.append(Row(f"smooth median, n = {size:,} normal draws", "O(n²) direct: skipped", None, fast_s, "—"))
+    return rows
+
+
+# ------------------------------------------------------------------------------------------ output
+def plot(timings: pd.DataFrame, path: Path) -> None:
+    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.5))
+    styles = {"naive global": ("o-", "#d62728"), "enumerate global": ("s-", "#ff7f0e"),
+              "fast global": ("^-", "#1f77b4"), "fast local": ("v-", "#2ca02c"),
+              "smooth median, O(n²) direct": ("s-", "#ff7f0e"), "smooth median, O(n log n)": ("^-", "#1f77b4")}
+    labels = {"naive global": "naive (blog), global median", "enumerate global": "enumerate, global median",
+              "fast global": "closed form, global (median; slowest query from 10²)",
+              "fast local": "closed form, local (slowest query)"}
+    for name, (marker, colour) in styles.items():
+        part = timings[timings["workload"] == name].groupby("size")["seconds"].max()
+        if part.empty:
+            continue
+        axis = right if name.startswith("smooth") else left
+        axis.loglog(part.index, part.values, marker, color=colour, label=labels.get(name, name))
+    left.set(xlabel="universe size |U| (release size |U|/2)", ylabel="seconds (median of runs)",
+             title="Global and local sensitivity")
+    right.set(xlabel="data size n", ylabel="seconds (median of runs)", title="Smooth sensitivity of the median")
+    for axis in (left, right):
+        axis.legend(fontsize=9, loc="upper left", bbox_to_anchor=(0, -0.16))
+        axis.grid(True, which="major")
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+
+
+def markdown(rows: list[Row], seconds: float) -> str:
+    header = ["workload", "baseline", "default", "ratio", "values identical?"]
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(row.cells()) + " |" for row in rows]
+    return "\n".join([
+        "# Benchmark results", "",
+        f"Machine: {machine()}.", "",
+        f"Produced by `make bench` (`python benchmarks/bench.py`) in {seconds / 60:.1f} minutes. Times are medians "
+        "of repeated wall-clock runs; the naive blog grid and the O(n²) baselines run once.", "",
+        *lines, "",
+        "![time against size, log-log](../images/benchmark_scaling.png)", "",
+    ])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="small smoke run; writes no files")
+    args = parser.parse_args()
+    start = time.perf_counter()
+    records: list[dict] = []
+    if args.quick:
+        figures = [f for f in BLOG_FIGURES if f.name.endswith("_b")]
+        rows = [blog_grid(1, 3, figures)]
+        rows += cost_curve([6, 8, 10], 8, 3, records)
+        rows += scaling([10**4], 10, 3, records)
+        rows += smooth_median([10**3, 10**4], 10**3, 3, records)
+    else:
+        rows = [blog_grid(1, 7)]
+        rows += cost_curve([6, 8, 10, 12, 14, 16, 18], 12, 5, records)
+        rows += scaling([10**2, 10**3, 10**4, 10**5, 10**6], 10, 5, records)
+        rows += smooth_median([10**3, 3 * 10**3, 10**4, 3 * 10**4, 10**5, 10**6], 3 * 10**4, 5, records)
+    text = markdown(rows, time.perf_counter() - start)
+    print(text)
+    if not args.quick:
+        (ROOT / "benchmarks" / "results.md").write_text(text, encoding="utf-8")
+        timings = pd.DataFrame(records)
+        timings.to_csv(ROOT / "benchmarks" / "timings.csv", index=False)
+        plot(timings, ROOT / "images" / "benchmark_scaling.png")
+    failed = [row.workload for row in rows if row.identical.startswith("NO")]
+    if failed:
+        sys.exit(f"values differ: {failed}")
+
+
+if __name__ == "__main__":
+    main()

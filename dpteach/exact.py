@@ -1,0 +1,211 @@
+r"""Exact sensitivities on the sorted universe, without enumerating datasets (notebook 06).
+
+For ``count``, ``sum``, ``mean``, ``median`` and ``percentile_<p>`` the largest change over *all*
+neighbours is reached at a handful of extreme datasets that can be written down from the sorted universe.
+This module builds those few candidates and evaluates the query on them with the very numpy code the
+enumeration uses, so the answer is one of the numbers enumeration compares, not a re-derived formula.
+
+**Dominance.** For sorted datasets of equal size write :math:`y \preceq y'` when :math:`y_{(i)} \le y'_{(i)}`
+for every rank :math:`i`. The five queries are *monotone*: :math:`y \preceq y' \Rightarrow f(y) \le f(y')`.
+Sum and mean are sums of the order statistics; a percentile is :math:`(1 - t) y_{(l)} + t y_{(l+1)}` with
+:math:`l, t` fixed by the size; count depends on the size only. Two facts do all the work:
+
+* (D1) adding larger values or removing smaller ones moves every order statistic up:
+  :math:`x + a \preceq x + a'` when :math:`a \preceq a'`, and
+  :math:`x - \mathrm{top}_k(x) \preceq x - r \preceq x - \mathrm{bottom}_k(x)` for every :math:`r \subseteq x`,
+  :math:`|r| = k`;
+* (D2) a sub-multiset :math:`y` of size :math:`L` of a sorted multiset :math:`v` (size :math:`V`) satisfies
+  :math:`v_{(i)} \le y_{(i)} \le v_{(V - L + i)}`, and both bounds are reached together by the *split*
+  :math:`v_{(0..s-1)} + v_{(V-L+s..V-1)}` for every rank below :math:`s` and every rank from :math:`s` on.
+
+**Local sensitivity** (:func:`local_candidates`). Let :math:`S = U - x` (multiset difference).
+
+* Unbounded: by (D1) the neighbours with the smallest and largest value are among
+  :math:`x - \mathrm{top}_k(x)`, :math:`x - \mathrm{bottom}_k(x)`, :math:`x + \mathrm{bottom}_k(S)`,
+  :math:`x + \mathrm{top}_k(S)`: four candidates.
+* Bounded: the neighbours of :math:`x` are exactly the size-:math:`n` sub-multisets :math:`y \subseteq U`
+  with :math:`|y - x| \le k` (a common core of :math:`n - k` records is :math:`|x \cap y| \ge n - k`). Such a
+  :math:`y` lies inside :math:`x + B` with :math:`B \subseteq S`, :math:`|B| \le k`, so its :math:`i`-th
+  largest value is at most that of :math:`T = x + \mathrm{top}_k(S)`, and :math:`\mathrm{top}_n(T)` is itself a
+  neighbour: it dominates every neighbour. Symmetrically :math:`\mathrm{bottom}_n(x + \mathrm{bottom}_k(S))`
+  is dominated by every neighbour. Two candidates (with :math:`k` capped at :math:`|S|`).
+
+**Global sensitivity** (:func:`global_candidates`). Here the release varies too, so we need the worst
+*pair*. Every query here is an affine function :math:`\sum_i w_i y_{(i)} + c` of the order statistics of the
+datasets it compares, and the difference of two such values is again of that form. If the weights are
+*sign-separated* (every negative weight sits at a lower rank than every positive one, with a split rank
+:math:`s` between), (D2) says the split at :math:`s` maximises every term at once, hence the sum.
+
+* Unbounded: every pair is :math:`(B, B - r)` with :math:`|r| = k` and :math:`|B| = m \in \{n, n + k\}`
+  (removal from a release of size :math:`n`, or addition to one, read backwards). By (D1) the best
+  :math:`r` is :math:`\mathrm{top}_k(B)` or :math:`\mathrm{bottom}_k(B)`, i.e. :math:`f(B) - f(B_{(0..m-k-1)})` or
+  :math:`f(B_{(k..m-1)}) - f(B)`. For the mean the weights are :math:`1/m - 1/(m - k) < 0` on the ranks
+  removed and :math:`1/m > 0` on the others (split :math:`s = m - k`, resp. :math:`s = k`); for the sum they
+  are :math:`0` and :math:`\pm 1` (any split with :math:`s \le m - k`, resp. :math:`s \ge k`); for a percentile
+  at virtual index :math:`h_m = (m-1)p/100` the positive weights sit at :math:`\lfloor h_m \rfloor` and
+  :math:`\lfloor h_m \rfloor + 1`, the negative ones at :math:`\lfloor h_{m-k} \rfloor` and
+  :math:`\lfloor h_{m-k} \rfloor + 1` with :math:`h_{m-k} \le h_m` (and when the floors agree the fractional
+  parts order the signs the same way); in the second form the positive ranks are
+  :math:`\lfloor h_{m-k} \rfloor + k \ge \lfloor h_m \rfloor` because :math:`k \ge kp/100`. So the optimal
+  :math:`B` is a split of the sorted universe :math:`U`, with :math:`s` in a window of :math:`O(k)` ranks.
+* Bounded: with :math:`k_e = \min(k, |U| - n)` (two releases never differ in more than :math:`|U| - n`
+  records), a worst pair is :math:`y = C + a`, :math:`y' = C + a'` with disjoint :math:`a, a'` of size
+  :math:`k_e` outside the core :math:`C`. Exchanging values shows :math:`a' = \mathrm{bottom}_{k_e}(U)` and
+  :math:`a = \mathrm{top}_{k_e}(U)` (an element of the bottom block that is not in :math:`a'` can be swapped
+  with a larger one of :math:`a'` without raising :math:`f(y')` or lowering :math:`f(y)`: unused, in :math:`C`
+  or in :math:`a`, every case only helps; then the same for the top block). So :math:`y` is :math:`C` followed
+  by the top block and :math:`y'` the bottom block followed by :math:`C`, the core lies in the middle
+  :math:`M = U_{(k_e .. |U|-k_e-1)}`, and :math:`f(y) - f(y')` has weights on the ranks of :math:`C`: positive
+  at :math:`l, l+1` (from :math:`y`), negative at :math:`l - k_e, l - k_e + 1` (from :math:`y'`), mixed at
+  :math:`l` only when :math:`k_e = 1`. Sign-separated again: :math:`C` is a split of :math:`M`.
+
+**Floating point.** Enumeration compares the floats :math:`f(x)` and :math:`f(x')` computed by numpy on
+sorted datasets; so do we, on the candidates. Sum and mean are monotone in every position even in floating
+point (numpy adds the sorted row with a fixed tree of correctly rounded additions), so a dominance argument
+carries over bit for bit. The arguments over splits are exact-arithmetic arguments: where other pairs tie
+with the optimum in exact arithmetic (e.g. any release holding the top :math:`k` values for the sum) they may
+round differently. On integer-valued data (the blog's, and the benchmark's) every such tie is exact and the
+result equals enumeration with ``==``; on arbitrary floats the tests allow a relative error of
+:math:`10^{-12}`. Variance, standard deviation and callable queries are not monotone: they are left to
+enumeration.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from dpteach.queries import Query, ResolvedQuery
+
+_CHUNK_CELLS = 4_000_000
+
+
+def percentile_level(query: Query) -> float | None:
+    """The level :math:`p` in percent if ``query`` is an order statistic (``median`` is 50), else ``None``."""
+    if query == "median":
+        return 50.0
+    if isinstance(query, str) and query.startswith("percentile_"):
+        return float(query.removeprefix("percentile_"))
+    return None
+
+
+def has_closed_form(query: Query) -> bool:
+    """Whether :mod:`dpteach.exact` computes ``query`` exactly without enumeration (named monotone queries)."""
+    return isinstance(query, str) and (query in ("count", "sum", "mean") or percentile_level(query) is not None)
+
+
+def _rank(size: int, level: float) -> int:
+    """:math:`\\lfloor (size - 1) p / 100 \\rfloor`, the lower rank numpy interpolates from (up to rounding)."""
+    return math.floor((size - 1) * (level / 100))
+
+
+def _window(low: int, high: int, lowest: int, highest: int) -> set[int]:
+    return set(range(max(lowest, low), min(highest, high) + 1))
+
+
+def split(values: np.ndarray, size: int, s: int) -> np.ndarray:
+    """The split of sorted ``values`` with ``s`` lowest and ``size - s`` highest values (sorted)."""
+    return np.concatenate([values[:s], values[values.size - (size - s):]])
+
+
+def _evaluate(resolved: ResolvedQuery, rows: list[np.ndarray]) -> np.ndarray:
+    """Query values of sorted datasets, evaluated in batches of equal size as the enumeration does."""
+    out = np.empty(len(rows))
+    for size in {row.size for row in rows}:
+        index = [i for i, row in enumerate(rows) if row.size == size]
+        step = max(1, _CHUNK_CELLS // max(1, size))
+        for start in range(0, len(index), step):
+            batch = index[start: start + step]
+            out[batch] = resolved.on_rows(np.vstack([rows[i] for i in batch]))
+    return out
+
+
+def sub_multiset_counts(release: np.ndarray, universe: np.ndarray) -> tuple[np.ndarray, np.ndarray, bool]:
+    """Distinct universe values, how often the (sorted) release and universe hold each, and whether the
+    release fits in the universe. Linear time on sorted input."""
+    starts = np.flatnonzero(np.concatenate([[True], universe[1:] != universe[:-1]]))
+    values = universe[starts]
+    capacity = np.diff(np.append(starts, universe.size))
+    index = np.searchsorted(values, release)
+    inside = (index < values.size) & (values[np.minimum(index, values.size - 1)] == release)
+    own = np.bincount(index[inside], minlength=values.size)
+    return values, capacity, bool(inside.all() and (own <= capacity).all())
+
+
+def spare(release: np.ndarray, universe: np.ndarray) -> np.ndarray:
+    """:math:`U - x` as a sorted array (the release must be a sub-multiset of the universe)."""
+    values, capacity, _ = sub_multiset_counts(release, universe)
+    own = np.bincount(np.searchsorted(values, release), minlength=values.size)
+    return np.repeat(values, capacity - own)
+
+
+def local_candidates(release: np.ndarray, universe: np.ndarray, k: int, relation: str) -> list[np.ndarray]:
+    """The few neighbours of sorted ``release`` that attain the smallest and largest monotone query value.
+
+    Unbounded: ``[x - top_k(x), x - bottom_k(x), x + bottom_k(S), x + top_k(S)]``; bounded:
+    ``[bottom_n(x + bottom_k(S)), top_n(x + top_k(S))]``, with :math:`S = U - x` (module docstring).
+    """
+    n, others = release.size, spare(release, universe)
+    if relation == "unbounded":
+        return [release[: n - k], release[k:],
+                np.sort(np.concatenate([release, others[:k]]), kind="stable"),
+                np.sort(np.concatenate([release, others[others.size - k:]]), kind="stable")]
+    j = min(k, others.size)
+    return [np.sort(np.concatenate([release, others[:j]]), kind="stable")[:n],
+            np.sort(np.concatenate([release, others[others.size - j:]]), kind="stable")[j:]]
+
+
+def local_exact(release: np.ndarray, universe: np.ndarray, k: int, relation: str, resolved: ResolvedQuery) -> float:
+    """:math:`LS_k(x)` for a monotone query from :func:`local_candidates`, as
+    :math:`\\max(f(x) - \\min f(x'), \\max f(x') - f(x))` over the candidates."""
+    f_release, *f_neighbours = _evaluate(resolved, [release, *local_candidates(release, universe, k, relation)])
+    return float(max(f_release - min(f_neighbours), max(f_neighbours) - f_release))
+
+
+def global_candidates(
+    universe: np.ndarray, size: int, k: int, relation: str, query: Query
+) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Pairs ``(y, y')`` of datasets, neighbours at distance ``k``, among which :math:`f(y) - f(y')` is
+    largest (module docstring). Each pair is listed once per direction that can be worst.
+    """
+    level = percentile_level(query)
+    total = universe.size
+    pairs: list[tuple[np.ndarray, np.ndarray]] = []
+    if relation == "unbounded":
+        for m in (size, size + k):
+            if level is None:
+                tops, bottoms = {k, m - k}, {k, m - k}
+            else:
+                low, high = _rank(m - k, level), _rank(m, level)
+                tops = _window(low - 2, high + 3, 0, m)
+                bottoms = _window(high - 2, low + k + 3, 0, m)
+            for s in sorted(tops | bottoms):
+                whole = split(universe, m, s)
+                if s in tops:  # f(B) - f(B - top_k(B))
+                    pairs.append((whole, whole[: m - k]))
+                if s in bottoms:  # f(B - bottom_k(B)) - f(B)
+                    pairs.append((whole[k:], whole))
+        return pairs
+    kept = min(k, total - size)
+    if kept == 0:  # the release is the whole universe: its only neighbour is itself
+        return [(universe, universe)]
+    bottom, top, middle = universe[:kept], universe[total - kept:], universe[kept: total - kept]
+    core = size - kept
+    if level is None:
+        splits = {0}
+    else:
+        rank = _rank(size, level)
+        splits = _window(rank - kept - 2, rank + 3, 0, core)
+    for s in sorted(splits):
+        shared = split(middle, core, s)
+        pairs.append((np.concatenate([shared, top]), np.concatenate([bottom, shared])))
+    return pairs
+
+
+def global_exact(universe: np.ndarray, size: int, k: int, relation: str, query: Query,
+                 resolved: ResolvedQuery) -> float:
+    """:math:`GS_k` for a monotone query: the largest :math:`f(y) - f(y')` over :func:`global_candidates`."""
+    pairs = global_candidates(universe, size, k, relation, query)
+    values = _evaluate(resolved, [row for pair in pairs for row in pair])
+    return float(max(0.0, float((values[0::2] - values[1::2]).max())))

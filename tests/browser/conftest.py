@@ -1,0 +1,187 @@
+"""Real-browser fixtures: Debian's Chromium driven by Playwright (no browser download), JupyterLab on loopback.
+
+These tests need `playwright` (pip) and `/usr/bin/chromium` (Debian). Without them they are skipped, unless
+DPTEACH_REQUIRE_BROWSER=1 (set by `make test-browser`), in which case a missing piece fails the run.
+Screenshots go to _build/screenshots/ for a person to look at.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+SCREENSHOTS = ROOT / "_build" / "screenshots"
+SLIDES_OUT = ROOT / "_build" / "slides"
+CHROMIUM = Path(os.environ.get("DPTEACH_CHROMIUM", "/usr/bin/chromium"))
+REQUIRED = os.environ.get("DPTEACH_REQUIRE_BROWSER") == "1"
+# As root in a container Chromium needs --no-sandbox; the rest keep it from calling home on a closed network.
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-dev-shm-usage",
+]
+LAB_START_TIMEOUT = 90  # seconds
+
+
+def _missing(what: str) -> None:
+    if REQUIRED:
+        pytest.fail(f"browser tests required (DPTEACH_REQUIRE_BROWSER=1) but {what}", pytrace=False)
+    pytest.skip(what)
+
+
+@pytest.fixture(scope="session")
+def screenshots() -> Path:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    return SCREENSHOTS
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[object]:
+    """One headless Chromium for the session (Playwright gives each launch a fresh, empty profile)."""
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        _missing("playwright is not installed (pip install -e '.[browser]')")
+    if not CHROMIUM.exists():
+        _missing(f"{CHROMIUM} is missing (apt-get install chromium)")
+    with sync_playwright() as pw:
+        chromium = pw.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS,
+                                      timeout=60_000)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@dataclass(frozen=True)
+class Lab:
+    url: str
+    token: str
+    root: Path  # the throwaway copy JupyterLab serves
+    log: Path
+
+    def notebook_url(self, relative: str) -> str:
+        return f"{self.url}lab/tree/{relative}?token={self.token}"
+
+
+def _wait_until_up(url: str, proc: subprocess.Popen[bytes], log: Path) -> None:
+    deadline = time.monotonic() + LAB_START_TIMEOUT
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            pytest.fail(f"JupyterLab exited with {proc.returncode}:\n{log.read_text()[-3000:]}", pytrace=False)
+        try:
+            with urllib.request.urlopen(url, timeout=5) as reply:  # noqa: S310 - loopback only
+                if reply.status == 200:
+                    return
+        except (urllib.error.URLError, ConnectionError, TimeoutError):
+            pass
+        time.sleep(0.5)
+    pytest.fail(f"JupyterLab did not answer within {LAB_START_TIMEOUT} s:\n{log.read_text()[-3000:]}", pytrace=False)
+
+
+def _stop(proc: subprocess.Popen[bytes]) -> None:
+    if proc.poll() is not None:
+        return
+    os.killpg(proc.pid, signal.SIGTERM)  # the server and the kernels it started share its process group
+    try:
+        proc.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=15)
+
+
+@pytest.fixture(scope="session")
+def lab(browser: object) -> Iterator[Lab]:
+    """JupyterLab on 127.0.0.1 with a random token, serving a throwaway copy of the course.
+
+    The copy holds dpteach/, notebooks/ and data/, and the kernel imports that dpteach (PYTHONPATH), so
+    running a notebook writes its figures into the copy's images/, never into the repository.
+    """
+    jupyter = Path(sys.executable).parent / "jupyter"
+    if not jupyter.exists():
+        _missing(f"{jupyter} is missing")
+    with tempfile.TemporaryDirectory(prefix="dpteach-lab-") as tmp:
+        root = Path(tmp) / "course"
+        for folder in ("dpteach", "notebooks", "data"):
+            shutil.copytree(ROOT / folder, root / folder,
+                            ignore=shutil.ignore_patterns("__pycache__", ".ipynb_checkpoints"))
+        (root / "images").mkdir()
+        home = Path(tmp) / "home"
+        env = {
+            **os.environ,
+            "PYTHONPATH": str(root),
+            "HOME": str(home),
+            "JUPYTER_CONFIG_DIR": str(home / "config"),
+            "JUPYTER_RUNTIME_DIR": str(home / "runtime"),
+            "JUPYTERLAB_SETTINGS_DIR": str(home / "settings"),
+            "JUPYTERLAB_WORKSPACES_DIR": str(home / "workspaces"),
+            "MPLBACKEND": "module://matplotlib_inline.backend_inline",
+        }
+        # No "get Jupyter news?" prompt and no update check: the machine may have no network, and a toast
+        # would cover the screenshots.
+        settings = home / "settings" / "@jupyterlab" / "apputils-extension"
+        settings.mkdir(parents=True)
+        (settings / "notification.jupyterlab-settings").write_text(
+            json.dumps({"fetchNews": "false", "checkForUpdates": False}))
+        # jupyterlab-deck lays out every cell of the notebook, so JupyterLab must not virtualise them.
+        tracker = home / "settings" / "@jupyterlab" / "notebook-extension"
+        tracker.mkdir(parents=True)
+        (tracker / "tracker.jupyterlab-settings").write_text(json.dumps({"windowingMode": "none"}))
+        port, token = _free_port(), secrets.token_hex(16)
+        log = Path(tmp) / "lab.log"
+        with log.open("wb") as out:
+            proc = subprocess.Popen(
+                [str(jupyter), "lab", "--no-browser", "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={port}",
+                 "--ServerApp.port_retries=0", f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root}",
+                 "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+                 "--LabApp.extension_manager=readonly", "--LabApp.expose_app_in_browser=True",
+                 *(["--allow-root"] if os.geteuid() == 0 else [])],
+                cwd=root, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
+            )
+        try:
+            url = f"http://127.0.0.1:{port}/"
+            _wait_until_up(f"{url}api/status?token={token}", proc, log)
+            yield Lab(url=url, token=token, root=root, log=log)
+        finally:
+            _stop(proc)
+
+
+@pytest.fixture(scope="session")
+def decks() -> list[Path]:
+    """Build the static decks (the npm downloads are cached in _build/slides/vendor) and list them."""
+    sys.path.insert(0, str(ROOT / "scripts"))
+    try:
+        import build_slides
+    finally:
+        sys.path.pop(0)
+    build_slides.main(["--out", str(SLIDES_OUT)])
+    built = sorted(SLIDES_OUT.glob("[0-9][0-9]_*.slides.html"))
+    assert built, "scripts/build_slides.py built no deck"
+    return built

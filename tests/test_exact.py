@@ -1,0 +1,165 @@
+"""The closed forms of dpteach.exact against exhaustive enumeration, on thousands of small random cases."""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import dpteach
+from dpteach import exact
+from dpteach.neighbours import positional_neighbours
+from dpteach.queries import as_dataset, resolve_query
+
+MONOTONE = ["count", "sum", "mean", "median", "percentile_0", "percentile_25", "percentile_75", "percentile_90",
+            "percentile_100"]
+monotone_queries = st.one_of(
+    st.sampled_from(MONOTONE), st.integers(min_value=0, max_value=100).map(lambda p: f"percentile_{p}")
+)
+relations = st.sampled_from(["unbounded", "bounded"])
+
+
+@st.composite
+def cases(draw, values=None, max_size: int = 10):
+    """(universe, release, size, k, relation) obeying the input rule."""
+    values = values if values is not None else st.integers(min_value=-6, max_value=14)
+    universe = draw(st.lists(values, min_size=3, max_size=max_size))
+    relation = draw(relations)
+    size = draw(st.integers(min_value=2, max_value=len(universe) - (relation == "unbounded")))
+    high = size - 1 if relation == "bounded" else min(size - 1, len(universe) - size)
+    k = draw(st.integers(min_value=1, max_value=high))
+    release = draw(st.permutations(universe))[:size]
+    return universe, release, size, k, relation
+
+
+def closed_global(universe, size, query, k, relation) -> float:
+    data = as_dataset(universe)
+    return exact.global_exact(data, size, k, relation, query, resolve_query(query))
+
+
+def enumerated_global(universe, size, query, k, relation) -> float:
+    return dpteach.global_sensitivity(universe, size, query, k=k, relation=relation, method="enumerate")
+
+
+# ------------------------------------------------------------------------------------------ global
+@settings(max_examples=1000, deadline=None)
+@given(case=cases(), query=monotone_queries)
+def test_global_closed_form_equals_enumeration_on_integers(case, query) -> None:
+    universe, _, size, k, relation = case
+    expected = enumerated_global(universe, size, query, k, relation)
+    got = closed_global(universe, size, query, k, relation)
+    if query == "mean" and relation == "bounded":  # exact-arithmetic ties round differently (exact.py)
+        assert got == pytest.approx(expected, rel=1e-12, abs=1e-12)
+        assert dpteach.global_sensitivity(universe, size, query, k=k, relation=relation) == expected
+    else:
+        assert got == expected
+        assert dpteach.global_sensitivity(universe, size, query, k=k, relation=relation) == expected
+
+
+@settings(max_examples=400, deadline=None)
+@given(case=cases(st.floats(min_value=-1e3, max_value=1e3, allow_nan=False), max_size=8), query=monotone_queries)
+def test_global_closed_form_agrees_with_enumeration_on_reals(case, query) -> None:
+    universe, _, size, k, relation = case
+    expected = enumerated_global(universe, size, query, k, relation)
+    assert closed_global(universe, size, query, k, relation) == pytest.approx(expected, rel=1e-12, abs=1e-9)
+
+
+@settings(max_examples=300, deadline=None)
+@given(case=cases(max_size=8), query=monotone_queries)
+def test_global_candidates_are_neighbour_pairs_inside_the_universe(case, query) -> None:
+    universe, _, size, k, relation = case
+    pool = Counter(universe)
+    for y, y_prime in exact.global_candidates(as_dataset(universe), size, k, relation, query):
+        assert not Counter(y.tolist()) - pool and not Counter(y_prime.tolist()) - pool
+        assert list(y) == sorted(y) and list(y_prime) == sorted(y_prime)
+        difference = Counter(y.tolist()) - Counter(y_prime.tolist())
+        if relation == "unbounded":
+            assert abs(y.size - y_prime.size) == k and (difference if y.size < y_prime.size else
+                                                     Counter(y_prime.tolist()) - Counter(y.tolist())) == Counter()
+        else:
+            assert y.size == y_prime.size == size and sum(difference.values()) <= k
+
+
+# ------------------------------------------------------------------------------------------ local
+@settings(max_examples=1000, deadline=None)
+@given(case=cases(), query=monotone_queries)
+def test_local_closed_form_equals_enumeration(case, query) -> None:
+    universe, release, _, k, relation = case
+    expected = dpteach.local_sensitivity(release, universe, query, k=k, relation=relation, method="enumerate")
+    assert dpteach.local_sensitivity(release, universe, query, k=k, relation=relation) == expected
+
+
+@settings(max_examples=300, deadline=None)
+@given(case=cases(st.floats(min_value=-1e3, max_value=1e3, allow_nan=False), max_size=8), query=monotone_queries)
+def test_local_closed_form_equals_enumeration_on_reals(case, query) -> None:
+    universe, release, _, k, relation = case
+    expected = dpteach.local_sensitivity(release, universe, query, k=k, relation=relation, method="enumerate")
+    assert dpteach.local_sensitivity(release, universe, query, k=k, relation=relation) == expected
+
+
+@settings(max_examples=200, deadline=None)
+@given(case=cases(max_size=8))
+def test_local_candidates_are_neighbours(case) -> None:
+    universe, release, _, k, relation = case
+    everyone = {tuple(sorted(nb)) for nb in positional_neighbours(tuple(release), tuple(universe), k, relation)}
+    data, pool = as_dataset(release), as_dataset(universe)
+    for candidate in exact.local_candidates(data, pool, k, relation):
+        assert tuple(candidate.tolist()) in everyone or (relation == "bounded" and list(candidate) == list(data))
+
+
+# ------------------------------------------------------------------------------------------ at scale
+def test_large_universe_answers_match_hand_formulas() -> None:
+    rng = np.random.default_rng(6)
+    universe = np.sort(rng.integers(0, 1000, size=100_000)).astype(float)
+    n, k = 50_000, 10
+    top, bottom = universe[-k:].sum(), universe[:k].sum()
+    assert dpteach.global_sensitivity(universe, n, "count", k=k) == k
+    assert dpteach.global_sensitivity(universe, n, "sum", k=k) == top
+    assert dpteach.global_sensitivity(universe, n, "sum", k=k, relation="bounded") == top - bottom
+    assert dpteach.global_sensitivity(universe, n, "mean", k=k, relation="bounded") == pytest.approx((top - bottom) / n)
+    median = dpteach.global_sensitivity(universe, n, "median", k=k, relation="bounded")
+    for start in [0, 25_000, 50_000]:  # global is at least the local sensitivity of any release
+        release = universe[start: start + n]
+        assert median >= dpteach.local_sensitivity(release, universe, "median", k=k, relation="bounded")
+
+
+def test_local_at_scale_matches_enumeration_for_k_1() -> None:
+    rng = np.random.default_rng(7)
+    universe = rng.integers(0, 10**6, size=200).astype(float)
+    release = universe[:100]
+    for query in ["sum", "mean", "median", "percentile_90"]:
+        for relation in ["unbounded", "bounded"]:
+            expected = dpteach.local_sensitivity(release, universe, query, relation=relation, method="enumerate")
+            assert dpteach.local_sensitivity(release, universe, query, relation=relation) == expected
+
+
+# ------------------------------------------------------------------------------------------ dispatch
+def test_queries_without_closed_form_enumerate() -> None:
+    assert not exact.has_closed_form("var") and not exact.has_closed_form(np.median)
+    assert exact.has_closed_form("percentile_12.5") and exact.has_closed_form("median")
+    days = [1, 2, 3, 4, 5, 6, 7, 8, 15, 20]
+    for query in ["var", "std", np.median]:
+        assert dpteach.global_sensitivity(days, 6, query, k=2) == dpteach.global_sensitivity(
+            days, 6, query, k=2, method="enumerate")
+
+
+def test_sub_multiset_check_is_linear_and_names_missing_values() -> None:
+    with pytest.raises(ValueError, match=r"values: \[2, 2\]"):
+        dpteach.local_sensitivity([1, 2, 2, 2], [1, 2, 3, 4, 5], "median")
+
+
+# ------------------------------------------------------------------------------------------ smooth median
+@pytest.mark.parametrize("n", [2_999, 4_000])
+def test_smooth_median_divide_and_conquer_equals_all_pairs(n) -> None:
+    from dpteach.smooth import _log_scores, _padded_sorted, smooth_sensitivity_median
+
+    data = np.random.default_rng(n).normal(40, 15, size=n)  # distinct values: the divide-and-conquer path
+    for beta in [0.001, 0.01, 0.2]:
+        xs = _padded_sorted(data, 0.0, 100.0)
+        m = -(-n // 2)
+        direct = float(_log_scores(xs, np.arange(m + 1)[:, None], np.arange(m, n + 2)[None, :], beta).max())
+        assert smooth_sensitivity_median(data, 0.0, 100.0, beta) == math.exp(direct)
