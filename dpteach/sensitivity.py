@@ -120,6 +120,22 @@ def _progress(iterable: Iterable, total: int, pairs: int, label: str) -> Iterabl
     return iterable
 
 
+def _local_inputs(
+    release: Data, universe: Data, query: Query, k: object, relation: str
+) -> tuple[ResolvedQuery, np.ndarray, np.ndarray, int]:
+    """Check the arguments every local computation shares; return (query, release, universe, k)."""
+    resolved = resolve_query(query)
+    check_relation(relation)
+    universe_data = as_dataset(universe, "universe")
+    release_data = as_dataset(release, "release")
+    if not sub_multiset_counts(release_data, universe_data)[2]:
+        raise ValueError(
+            "release must be a sub-multiset of universe; the universe cannot supply these release "
+            f"values: {missing_from(release_data, universe_data)}"
+        )
+    return resolved, release_data, universe_data, _check_distance(k, release_data.size, universe_data.size, relation)
+
+
 # --------------------------------------------------------------------------------------------- public API
 def replicate(values: Data, size: int) -> np.ndarray:
     """Scenario (b) universe: every value of a range repeated ``size`` times (sorted).
@@ -179,17 +195,8 @@ def local_sensitivity(
     ``release`` must be a sub-multiset of ``universe``; neighbours draw added or replacement records
     from what the universe holds beyond the release (unbounded) or beyond the kept core (bounded).
     """
-    resolved = resolve_query(query)
-    check_relation(relation)
     _check_method(method)
-    universe_data = as_dataset(universe, "universe")
-    release_data = as_dataset(release, "release")
-    if not sub_multiset_counts(release_data, universe_data)[2]:
-        raise ValueError(
-            "release must be a sub-multiset of universe; the universe cannot supply these release "
-            f"values: {missing_from(release_data, universe_data)}"
-        )
-    k = _check_distance(k, release_data.size, universe_data.size, relation)
+    resolved, release_data, universe_data, k = _local_inputs(release, universe, query, k, relation)
     if method == "naive":
         return _naive_local(tuple(release_data), tuple(universe_data), k, relation, resolved)
     if method == "fast" and has_closed_form(query):
@@ -205,14 +212,7 @@ def neighbour_spread(release: Data, universe: Data, query: Query, *, k: int = 1,
     the release, so it can exceed :math:`LS_k(x)`: on the median table of notebook 02 it gives 8 where the
     true local sensitivity is 7. Kept to show that mistake, not to calibrate noise.
     """
-    resolved = resolve_query(query)
-    check_relation(relation)
-    universe_data = as_dataset(universe, "universe")
-    release_data = as_dataset(release, "release")
-    missing = missing_from(release_data, universe_data)
-    if missing:
-        raise ValueError(f"release must be a sub-multiset of universe; missing values: {missing}")
-    k = _check_distance(k, release_data.size, universe_data.size, relation)
+    resolved, release_data, universe_data, k = _local_inputs(release, universe, query, k, relation)
     _, f_neighbours = _fast_local_values(release_data, universe_data, k, relation, resolved)
     return float(f_neighbours.max() - f_neighbours.min())
 
@@ -225,14 +225,7 @@ def neighbours_of(
     The first rows are the neighbours that attain :math:`LS_k(x)`: what the explorer of notebook 02 shows.
     The release itself (a bounded "replacement" of a record by an equal one) is left out.
     """
-    resolved = resolve_query(query)
-    check_relation(relation)
-    universe_data = as_dataset(universe, "universe")
-    release_data = as_dataset(release, "release")
-    missing = missing_from(release_data, universe_data)
-    if missing:
-        raise ValueError(f"release must be a sub-multiset of universe; missing values: {missing}")
-    k = _check_distance(k, release_data.size, universe_data.size, relation)
+    resolved, release_data, universe_data, k = _local_inputs(release, universe, query, k, relation)
     values, own, neighbours = local_neighbour_counts(release_data, universe_data, k, relation)
     neighbours = neighbours[(neighbours != own).any(axis=1)]
     f_release = float(resolved.on_rows(release_data[np.newaxis, :])[0])
