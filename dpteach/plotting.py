@@ -11,17 +11,21 @@ Chinese notebooks run the same code.
 
 from __future__ import annotations
 
+import itertools
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 import matplotlib as mpl
 import matplotlib.pyplot as plt
+import numpy as np
 import pandas as pd
 from matplotlib import font_manager, ticker
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from pandas.io.formats.style import Styler
+
+from dpteach.queries import as_dataset
 
 IMAGES_DIR = Path(__file__).resolve().parent.parent / "images"
 CJK_FONT = Path(__file__).resolve().parent / "fonts" / "NotoSansCJKsc-Regular-subset.otf"
@@ -272,3 +276,30 @@ def style_neighbour_table(table: pd.DataFrame, uuid: str) -> Styler:
 
     shown = table.drop(columns=["argmax", "attains global"])
     return shown.style.set_uuid(uuid).apply(tint, axis=1).format(precision=1).hide(axis="index")
+
+
+# ------------------------------------------------------------------------------------------ error histograms
+def error_histograms(errors_by_label: Mapping[str, Sequence[float]], *, title: str, xlabel: str,
+                     ylabel: str) -> Figure:
+    """Percent-error histograms of several mechanisms on shared bins (notebook 03).
+
+    Each is a light fill with a solid outline, so where two overlap both shapes stay readable (plain translucent
+    bars blend into a third colour that matches no legend entry). Counts get integer ticks.
+    """
+    if not isinstance(errors_by_label, Mapping):
+        raise TypeError(f"errors_by_label must be a mapping of label to errors, got {type(errors_by_label).__name__}")
+    if not errors_by_label:
+        raise ValueError("errors_by_label must hold at least one label, got an empty mapping")
+    for text, name in ((title, "title"), (xlabel, "xlabel"), (ylabel, "ylabel")):
+        _check_text(text, name)
+    arrays = {label: as_dataset(errors, f"errors_by_label[{label!r}]") for label, errors in errors_by_label.items()}
+    bins = np.histogram_bin_edges(np.concatenate(list(arrays.values())), bins=20)
+    fig, ax = plt.subplots()
+    colours = itertools.cycle(mpl.rcParams["axes.prop_cycle"].by_key()["color"])
+    for (label, errors), colour in zip(arrays.items(), colours, strict=False):  # the cycle never runs out
+        ax.hist(errors, bins=bins, histtype="stepfilled", color=colour, alpha=0.18)
+        ax.hist(errors, bins=bins, histtype="step", color=colour, linewidth=2.0, label=label)
+    ax.set(xlabel=xlabel, ylabel=ylabel, title=title)
+    ax.yaxis.set_major_locator(ticker.MaxNLocator(integer=True))
+    ax.legend()
+    return fig

@@ -271,6 +271,10 @@ SPECS: tuple[Spec, ...] = (
           title=NOT_A_STR),
     _spec(plotting.style_neighbour_table, {"table": NEIGHBOUR_TABLE, "uuid": "u"},
           table=NOT_A_FRAME | st.just(_grid()), uuid=NOT_A_STR),
+    _spec(plotting.error_histograms, {"errors_by_label": {"a": [0.1, 0.2]}, "title": "t", "xlabel": "x",
+                                      "ylabel": "y"},
+          errors_by_label=st.sampled_from([None, 1, "a", [0.1], {}, {"a": []}, {"a": ["x"]}, {"a": [math.nan]}]),
+          title=NOT_A_STR, xlabel=NOT_A_STR, ylabel=NOT_A_STR),
     # audit
     _spec(audit.audit, {"mechanism": _sampler, "x": [0.0], "x_prime": [1.0], "epsilon": 1.0, "n_samples": 100},
           mechanism=NOT_CALLABLE, x=data_bad(), x_prime=data_bad(), epsilon=positive_bad(),

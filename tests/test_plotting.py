@@ -55,3 +55,13 @@ def test_neighbour_table_styler_is_reproducible() -> None:
     html = plotting.style_neighbour_table(table, uuid="t").to_html()
     assert html == plotting.style_neighbour_table(table, uuid="t").to_html()
     assert plotting.GLOBAL_MAX_COLOUR in html
+
+
+def test_error_histograms_share_bins_and_label_every_mechanism() -> None:
+    fig = plotting.error_histograms({"a": [0.1, 0.2, 0.3], "b": [0.2, 0.4]}, title="t", xlabel="x", ylabel="runs")
+    ax = fig.axes[0]
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["a", "b"]
+    edges = [patch.get_path().vertices[:, 0] for patch in ax.patches]
+    assert all(e.min() == edges[0].min() and e.max() == edges[0].max() for e in edges)  # one set of bins
+    with pytest.raises(ValueError, match="errors_by_label must hold at least one"):
+        plotting.error_histograms({}, title="t", xlabel="x", ylabel="y")
