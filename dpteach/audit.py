@@ -49,13 +49,14 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
-from numbers import Integral, Real
+from numbers import Real
 
 import numpy as np
 from numpy.typing import ArrayLike
 
-from dpteach.mechanisms import check_data, check_epsilon, laplace_mech, sum_count_mean
+from dpteach.mechanisms import check_epsilon, laplace_mech, sum_count_mean
 from dpteach.ptr import ptr_mean, ptr_mean_book
+from dpteach.queries import check_data, check_int
 from dpteach.saa import sample_and_aggregate
 from dpteach.sensitivity import local_sensitivity
 from dpteach.smooth import smooth_median_release
@@ -70,14 +71,6 @@ _BISECTION_STEPS = 60
 
 
 # --------------------------------------------------------------------------------------------- checks
-def _check_count(name: str, value: object, low: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, Integral):
-        raise TypeError(f"{name} must be an integer, got {type(value).__name__}")
-    if value < low:
-        raise ValueError(f"{name} must be an integer >= {low}, got {value}")
-    return int(value)
-
-
 def _check_probability(name: str, value: object, *, closed_low: bool) -> float:
     if isinstance(value, bool) or not isinstance(value, Real):
         raise TypeError(f"{name} must be a real number, got {type(value).__name__}")
@@ -105,7 +98,7 @@ def kl_bounds(counts: ArrayLike, n: int, log_level: float) -> tuple[np.ndarray, 
     :math:`p \ge k/n`; each one-sided bound fails with probability at most :math:`e^{-L}`. Found by
     bisection, rounded outwards. Notebook 05.
     """
-    n = _check_count("n", n, 1)
+    n = check_int("n", n, 1)
     phat = check_data(counts, "counts") / n
     if (phat < 0).any() or (phat > 1).any():
         raise ValueError(f"counts must lie in [0, n={n}]")
@@ -235,10 +228,10 @@ def audit(
     data = check_data(x, "x"), check_data(x_prime, "x_prime")
     epsilon = check_epsilon(epsilon)
     delta = _check_probability("delta", delta, closed_low=True)
-    n_samples = _check_count("n_samples", n_samples, 100)
-    n_bins = _check_count("n_bins", n_bins, 1)
+    n_samples = check_int("n_samples", n_samples, 100)
+    n_bins = check_int("n_bins", n_bins, 1)
     alpha = _check_probability("alpha", alpha, closed_low=False)
-    seed = _check_count("seed", seed, 0)
+    seed = check_int("seed", seed, 0)
     streams = [np.random.default_rng(s) for s in np.random.SeedSequence(seed).spawn(4)]
 
     def run(which: int, n: int, rng: np.random.Generator) -> np.ndarray:

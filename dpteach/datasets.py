@@ -12,6 +12,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from dpteach.queries import check_int
 from dpteach.sensitivity import sensitivity_grid
 
 DATA_DIR = Path(__file__).resolve().parent.parent / "data"
@@ -89,10 +90,7 @@ def large_universe_columns() -> dict[str, np.ndarray]:
 
 def scenario_b_universe(size: int = 4) -> dict[str, np.ndarray]:
     """Scenario (b): each range replicated ``size`` times, so any release of ``size`` values is possible."""
-    if isinstance(size, bool) or not isinstance(size, (int, np.integer)):
-        raise TypeError(f"size must be an integer, got {type(size).__name__}")
-    if size < 1:
-        raise ValueError(f"size must be an integer >= 1, got {size}")
+    size = check_int("size", size, 1)
     return {name: np.repeat(np.asarray(values), size) for name, values in scenario_b_ranges().items()}
 
 

@@ -12,6 +12,8 @@ from numbers import Real
 import numpy as np
 from numpy.typing import ArrayLike
 
+from dpteach.queries import check_data
+
 
 def check_rng(rng: np.random.Generator | None) -> np.random.Generator:
     """Return ``rng``, or a fresh *unseeded* generator when ``rng`` is None.
@@ -68,30 +70,6 @@ def check_bounds(lower: float, upper: float) -> tuple[float, float]:
     if not lower < upper:
         raise ValueError(f"lower must be < upper, got lower={lower!r}, upper={upper!r}")
     return float(lower), float(upper)
-
-
-def check_data(data: ArrayLike, name: str = "data") -> np.ndarray:
-    """Return the data as a non-empty 1-D float array without NaN or infinity (a Series is fine).
-
-    Strings, booleans and other non-numbers raise ``TypeError``; every message names the parameter ``name``.
-    """
-    try:
-        values = np.asarray(data)
-    except (TypeError, ValueError) as err:
-        raise TypeError(f"{name} must be a 1-D sequence of numbers: {err}") from None
-    numeric = values.dtype.kind in "iuf" or (values.dtype == object and all(
-        isinstance(v, Real) and not isinstance(v, bool) for v in values.ravel()))
-    if isinstance(data, (str, bytes)) or not numeric:
-        raise TypeError(f"{name} must be a 1-D sequence of numbers, got {type(data).__name__} "
-                        f"of dtype {values.dtype}")
-    values = values.astype(float)
-    if values.ndim != 1:
-        raise ValueError(f"{name} must be 1-D, got an array of shape {values.shape}")
-    if values.size == 0:
-        raise ValueError(f"{name} must not be empty")
-    if not np.isfinite(values).all():
-        raise ValueError(f"{name} must not contain NaN or infinity")
-    return values
 
 
 def laplace_mech(

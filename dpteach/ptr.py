@@ -17,13 +17,13 @@ from numpy.typing import ArrayLike
 
 from dpteach.mechanisms import (
     check_bounds,
-    check_data,
     check_delta,
     check_epsilon,
     check_positive,
     check_rng,
     laplace_mech,
 )
+from dpteach.queries import check_data, check_int
 
 
 @dataclass(frozen=True)
@@ -39,10 +39,7 @@ class PTRRelease:
 
 def _check_distances(n: int, k: int | np.ndarray, k_max: float) -> np.ndarray:
     """Check the dataset size ``n >= 1`` and the distances ``0 <= k <= k_max``; return ``k`` as floats."""
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
-        raise TypeError(f"n must be an integer, got {type(n).__name__}")
-    if n < 1:
-        raise ValueError(f"n must be an integer >= 1, got {n}")
+    check_int("n", n, 1)
     if isinstance(k, int) and not isinstance(k, bool) and 0 <= k <= k_max:  # the common scalar case, fast
         return np.float64(k)
     ks = np.asarray(k) if isinstance(k, (int, np.integer, np.ndarray, list, tuple, range)) else None

@@ -100,37 +100,50 @@ def resolve_query(query: Query) -> ResolvedQuery:
     raise TypeError(f"query must be a query name (str) or a callable, got {type(query).__name__}")
 
 
-def as_dataset(data: Iterable[float] | np.ndarray, name: str = "data", *, allow_empty: bool = False) -> np.ndarray:
-    """Check ``data`` and return it as a sorted 1-D float array (a multiset in canonical order).
+def check_data(data: Iterable[float] | np.ndarray, name: str = "data") -> np.ndarray:
+    """Return ``data`` as a non-empty 1-D float array without NaN or infinity, in its original order.
 
-    Raises ``TypeError`` for non-numeric values and ``ValueError`` for empty data, NaN/inf or more than one
-    dimension; each message names the parameter ``name``.
+    ``TypeError`` for anything that is not a flat sequence of real numbers (strings, booleans, None, ...),
+    ``ValueError`` for empty data, NaN/inf or more than one dimension; every message names ``name``.
     """
     if isinstance(data, (str, bytes)) or not (hasattr(data, "__len__") or hasattr(data, "__iter__")):
-        raise TypeError(f"{name} must be a sequence of numbers, got a {type(data).__name__}")
+        raise TypeError(f"{name} must be a 1-D sequence of numbers, got a {type(data).__name__}")
     try:
         values = np.asarray(data if hasattr(data, "__len__") else list(data))
     except (TypeError, ValueError) as err:
-        raise TypeError(f"{name} must be a flat sequence of numbers: {err}") from None
-    if values.dtype == bool or not (
-        np.issubdtype(values.dtype, np.integer) or np.issubdtype(values.dtype, np.floating)
-    ):
-        if values.dtype == object and all(
-            isinstance(v, numbers.Real) and not isinstance(v, bool) for v in values.ravel()
-        ):
-            values = values.astype(float)
-        else:
-            raise TypeError(
-                f"{name} must hold real numbers (int or float), got values of dtype {values.dtype}"
-            )
+        raise TypeError(f"{name} must be a 1-D sequence of numbers: {err}") from None
+    numeric = values.dtype.kind in "iuf" or (values.dtype == object and all(
+        isinstance(v, numbers.Real) and not isinstance(v, bool) for v in values.ravel()))
+    if not numeric:
+        raise TypeError(f"{name} must be a 1-D sequence of numbers, i.e. {name} must hold real numbers "
+                        f"(int or float); got values of dtype {values.dtype}")
     if values.ndim != 1:
-        raise ValueError(f"{name} must be one-dimensional, got an array of shape {values.shape}")
-    if values.size == 0 and not allow_empty:
-        raise ValueError(f"{name} must hold at least one value, got an empty sequence")
+        raise ValueError(f"{name} must be 1-D, got an array of shape {values.shape}")
+    if values.size == 0:
+        raise ValueError(f"{name} must not be empty ({name} must hold at least one value)")
     values = values.astype(float)
-    if not np.all(np.isfinite(values)):
-        raise ValueError(f"{name} must hold finite numbers only, got NaN or infinity")
-    return np.sort(values)
+    if not np.isfinite(values).all():
+        raise ValueError(f"{name} must hold finite numbers only, not NaN or infinity")
+    return values
+
+
+def check_int(name: str, value: object, low: int, high: int | None = None, *, high_label: str | None = None) -> int:
+    """Return ``value`` as an int if it is a whole number (not a bool) with ``low <= value <= high``.
+
+    ``TypeError`` for a non-integer, ``ValueError`` out of range; ``high_label`` says what the upper bound is
+    (``"len(data) = 10"``) where a bare number would not.
+    """
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{name} must be an integer, got {type(value).__name__}")
+    if value < low or (high is not None and value > high):
+        upper = f" and <= {high_label or high}" if high is not None else ""
+        raise ValueError(f"{name} must be >= {low}{upper}, got {value}")
+    return int(value)
+
+
+def as_dataset(data: Iterable[float] | np.ndarray, name: str = "data") -> np.ndarray:
+    """:func:`check_data`, then sorted: a multiset in canonical order."""
+    return np.sort(check_data(data, name))
 
 
 def evaluate(query: Query, data: Iterable[float] | np.ndarray) -> float:

@@ -15,7 +15,8 @@ from typing import Literal
 import numpy as np
 from numpy.typing import ArrayLike
 
-from dpteach.mechanisms import check_bounds, check_data, check_epsilon, check_rng, laplace_mech
+from dpteach.mechanisms import check_bounds, check_epsilon, check_rng, laplace_mech
+from dpteach.queries import check_data, check_int
 
 
 @dataclass(frozen=True)
@@ -29,13 +30,7 @@ class SAARelease:
 
 
 def _check_k(n: int, k: int) -> None:
-    for name, value in (("n", n), ("k", k)):
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-            raise TypeError(f"{name} must be an integer, got {type(value).__name__}")
-    if n < 1:
-        raise ValueError(f"n must be >= 1, got {n}")
-    if not 1 <= k <= n:
-        raise ValueError(f"k must be >= 1 and <= len(data) = {n}, got {k}")
+    check_int("k", k, 1, check_int("n", n, 1), high_label=f"len(data) = {n}")
 
 
 def contiguous_layout(n: int, k: int) -> tuple[int, int]:

@@ -54,7 +54,7 @@ from dpteach.neighbours import (
     positional_neighbours,
     submultisets,
 )
-from dpteach.queries import QUERIES, Query, ResolvedQuery, as_dataset, resolve_query
+from dpteach.queries import QUERIES, Query, ResolvedQuery, as_dataset, check_int, resolve_query
 
 METHODS: tuple[str, ...] = ("fast", "enumerate", "naive")
 PROGRESS_ABOVE = 2_000_000
@@ -66,14 +66,6 @@ Data = Sequence[float] | np.ndarray | pd.Series
 
 
 # --------------------------------------------------------------------------------------------- checks
-def _check_int(name: str, value: object, low: int, high: int, why: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise TypeError(f"{name} must be an integer, got {type(value).__name__}")
-    if not low <= int(value) <= high:
-        raise ValueError(f"{name} must satisfy {why}, i.e. lie in [{low}, {high}]; got {value}")
-    return int(value)
-
-
 def _check_method(method: str) -> str:
     if method not in METHODS:
         raise ValueError(f"method must be one of {METHODS}, got {method!r}")
@@ -89,7 +81,7 @@ def _check_distance(k: object, size: int, universe_size: int, relation: str) -> 
         high, why = size - 1, f"1 <= k < size ({size})"
     if high < 1:
         raise ValueError(f"k has no valid value here: it must satisfy {why}")
-    return _check_int("k", k, 1, high, why)
+    return check_int("k", k, 1, high, high_label=f"{high} ({why})")
 
 
 def _rounding_ties(query: Query, relation: str, universe_size: int, size: int, k: int) -> bool:
@@ -144,7 +136,7 @@ def replicate(values: Data, size: int) -> np.ndarray:
     value ``size`` times, so the universe must hold ``size`` copies of each (notebook 01).
     """
     base = as_dataset(values, "values")
-    size = _check_int("size", size, 1, 10**6, "1 <= size")
+    size = check_int("size", size, 1)
     return np.repeat(base, size)
 
 
@@ -167,7 +159,7 @@ def global_sensitivity(
     check_relation(relation)
     _check_method(method)
     universe_data = as_dataset(universe, "universe")
-    size = _check_int("size", size, 1, universe_data.size, f"1 <= size <= |universe| ({universe_data.size})")
+    size = check_int("size", size, 1, universe_data.size, high_label=f"|universe| = {universe_data.size}")
     k = _check_distance(k, size, universe_data.size, relation)
     if method == "naive":
         return _naive_global(universe_data, size, k, relation, resolved)
@@ -246,7 +238,7 @@ def local_sensitivities(
     Its maximum is the global sensitivity: that is the definition of :math:`GS_k`, and a test checks it.
     """
     universe_data = as_dataset(universe, "universe")
-    size = _check_int("size", size, 1, universe_data.size, f"1 <= size <= |universe| ({universe_data.size})")
+    size = check_int("size", size, 1, universe_data.size, high_label=f"|universe| = {universe_data.size}")
     values, capacity = distinct_counts(universe_data)
     releases = sorted(as_tuple(row) for row in counts_to_rows(values, submultisets(capacity, size)))
     local = [local_sensitivity(r, universe_data, query, k=k, relation=relation) for r in releases]
@@ -491,7 +483,7 @@ def neighbour_table(
     resolved = resolve_query(query)
     check_relation(relation)
     universe_data = as_dataset(universe, "universe")
-    size = _check_int("size", size, 1, universe_data.size, f"1 <= size <= |universe| ({universe_data.size})")
+    size = check_int("size", size, 1, universe_data.size, high_label=f"|universe| = {universe_data.size}")
     k = _check_distance(k, size, universe_data.size, relation)
     _check_budget(math.comb(universe_data.size, size) * _naive_pairs_per_release(size, universe_data.size, k,
                                                                                   relation))

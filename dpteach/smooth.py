@@ -14,13 +14,13 @@ from numpy.typing import ArrayLike
 
 from dpteach.mechanisms import (
     check_bounds,
-    check_data,
     check_delta,
     check_epsilon,
     check_positive,
     check_rng,
     laplace_mech,
 )
+from dpteach.queries import check_data
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from dpteach.neighbours import RELATIONS, as_tuple
-from dpteach.queries import QUERIES, as_dataset
+from dpteach.queries import QUERIES, as_dataset, check_int
 from dpteach.sensitivity import (
     global_sensitivity,
     local_sensitivity,
@@ -79,10 +79,7 @@ def sensitivity_explorer(universe: pd.DataFrame | Mapping[str, Sequence[float]],
         raise TypeError(f"universe must be a DataFrame or a non-empty mapping of column name to values, "
                         f"got {universe!r}")
     smallest = min(as_dataset(np.asarray(universe[c]), f"universe[{c!r}]").size for c in universe.keys())
-    if isinstance(size, bool) or not isinstance(size, int | np.integer):
-        raise TypeError(f"size must be an integer, got {type(size).__name__}")
-    if not 1 <= size <= smallest:
-        raise ValueError(f"size must lie in [1, {smallest}] (the shortest column), got {size}")
+    check_int("size", size, 1, smallest, high_label=f"{smallest} (the shortest column)")
     columns = list(universe.keys())
     column = w.Dropdown(options=columns, description="column")
     query = w.Dropdown(options=list(QUERIES), value="median", description="query")

@@ -166,6 +166,7 @@ SPECS: tuple[Spec, ...] = (
     _spec(mechanisms.check_bounds, {"lower": 0.0, "upper": 1.0}, lower=above(1.0) | real_bad(),
           upper=below(0.0) | real_bad()),
     _spec(mechanisms.check_data, {"data": DATA}, data=data_bad()),
+    _spec(queries.check_int, {"name": "value", "value": 3, "low": 1, "high": 5}, value=int_bad(1, 5)),
     _spec(mechanisms.laplace_mech, {"value": 1.0, "sensitivity": 1.0, "epsilon": 1.0, "rng": RNG},
           value=real_bad(), sensitivity=nonnegative_bad(), epsilon=positive_bad(), rng=NOT_AN_RNG),
     _spec(mechanisms.pct_error, {"true": 2.0, "private": 1.0}, true=st.just(0.0) | real_bad(),
