@@ -1,4 +1,4 @@
-"""Execute every notebook of a folder in order, store its outputs, and list the figures it wrote.
+"""Execute every notebook of a folder (or the notebooks named) in order, store its outputs, and list the figures it wrote.
 
 Used by ``make figures``. Each notebook runs top to bottom in a fresh kernel, with its own folder as the
 working directory; a failing cell stops the run with the notebook's name and the error.
@@ -32,10 +32,13 @@ def run(notebook: Path) -> list[Path]:
     return sorted(p for p, mtime in after.items() if before.get(p) != mtime)
 
 
-def main(folder: str) -> None:
-    notebooks = sorted(Path(folder).glob("[0-9][0-9]_*.ipynb"))
+def main(targets: list[str]) -> None:
+    """Run the notebooks named NN_*.ipynb in each folder of ``targets``, and each notebook file named there."""
+    notebooks = []
+    for target in map(Path, targets):
+        notebooks += [target] if target.suffix == ".ipynb" else sorted(target.glob("[0-9][0-9]_*.ipynb"))
     if not notebooks:
-        sys.exit(f"no notebooks named NN_*.ipynb in {folder}")
+        sys.exit(f"no notebooks named NN_*.ipynb in {' '.join(targets)}")
     total = 0
     for notebook in notebooks:
         start = time.perf_counter()
@@ -48,4 +51,4 @@ def main(folder: str) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1] if len(sys.argv) > 1 else "notebooks")
+    main(sys.argv[1:] or ["notebooks"])
