@@ -28,8 +28,9 @@ nbval: $(STAMP)
 
 test: lint unit nbval
 
+# As root (Docker, Codespaces) JupyterLab refuses to start without --allow-root.
 lab: $(STAMP)
-	$(BIN)/jupyter lab notebooks
+	$(BIN)/jupyter lab notebooks $$(test "$$(id -u)" = 0 && echo --allow-root)
 
 # Every performance comparison in one process (about 12 minutes, mostly the naive baseline):
 # writes benchmarks/results.md, benchmarks/timings.csv and images/benchmark_scaling.png.
