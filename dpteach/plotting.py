@@ -117,7 +117,9 @@ QUERY_LOOKS: dict[str, dict[str, object]] = {
 
 
 DODGE = 0.018
-SYMLOG_ABOVE = 20.0
+# sum and var reach tens where the other queries stay near 1-15: each group gets its own panel and linear axis.
+LARGE_QUERIES = ("sum", "var")
+HEADROOM = 0.08
 GRID_COLUMNS = ("k", "query", "column", "sensitivity")
 NEIGHBOUR_TABLE_COLUMNS = ("release", "local sensitivity", "argmax", "attains global")
 
@@ -138,68 +140,94 @@ def _check_text(value: object, name: str) -> str:
     return value
 
 
-def _draw_queries(ax: Axes, grid: pd.DataFrame, *, symlog: bool, lowest: float) -> None:
-    """One line per query; each query is nudged sideways by a fixed step so that equal values stay visible."""
+def _query_groups(grid: pd.DataFrame) -> list[tuple[str, pd.DataFrame]]:
+    """(panel label, rows): the other queries first, then :data:`LARGE_QUERIES`; an empty part is dropped."""
+    large = grid["query"].isin(LARGE_QUERIES)
+    parts = (("other queries", grid[~large]), (" and ".join(LARGE_QUERIES), grid[large]))
+    return [(label, part) for label, part in parts if not part.empty]
+
+
+def _draw_queries(ax: Axes, grid: pd.DataFrame, *, top: float) -> None:
+    """One line per query on a linear axis from 0 to ``top``; each query is nudged sideways by :data:`DODGE`.
+
+    The axis starts a little below 0 and ends a little above ``top``, so a sensitivity of 0 (bounded ``count``)
+    sits visibly above the frame and the highest markers are never cut by the top edge.
+    """
     queries = list(dict.fromkeys(grid["query"]))
     for i, query in enumerate(queries):
         rows = grid[grid["query"] == query].sort_values("k")
         shift = DODGE * (i - (len(queries) - 1) / 2)
-        ax.plot(rows["k"] + shift, rows["sensitivity"], label=query, **QUERY_LOOKS.get(query, {}))
+        ax.plot(rows["k"] + shift, rows["sensitivity"], label=query, zorder=3, **QUERY_LOOKS.get(query, {}))
     ks = sorted(grid["k"].unique())
     ax.set_xticks(ks)
     ax.set_xlim(ks[0] - 0.4, ks[-1] + 0.4)
-    if symlog:
-        ax.set_yscale("symlog", linthresh=1.0)
-        ax.yaxis.set_major_locator(ticker.SymmetricalLogLocator(base=10, linthresh=1.0, subs=[1, 2, 5]))
-        ax.yaxis.set_major_formatter(ticker.FuncFormatter(lambda v, _: f"{v:g}"))
-    ax.set_ylim(bottom=0.8 * lowest if symlog and lowest > 0 else 0)
+    span = top if top > 0 else 1.0
+    ax.set_ylim(-HEADROOM * span, top + HEADROOM * span)
+    ax.axhline(0.0, color="#555555", linewidth=0.8, zorder=1)
     ax.set_xlabel("Hamming distance k")
 
 
-def _y_label(symlog: bool) -> str:
-    return "sensitivity (symmetric log scale)" if symlog else "sensitivity"
+def _legend(fig: Figure, order: Sequence[str]) -> None:
+    """One legend for the whole figure, queries in ``order`` (each panel holds only some of them)."""
+    handles = {}
+    for ax in fig.axes:
+        for handle, label in zip(*ax.get_legend_handles_labels(), strict=True):
+            handles.setdefault(label, handle)
+    labels = [q for q in order if q in handles]
+    fig.legend([handles[q] for q in labels], labels, loc="center left", bbox_to_anchor=(1.0, 0.5), title="query")
 
 
 def plot_sensitivity_grid(grid: pd.DataFrame, title: str) -> Figure:
-    """One panel per column, one line per query, x = k, y = sensitivity.
+    """One row of panels, x = k, y = sensitivity on a plain linear scale, one line per query.
 
-    The y axis turns to a symmetric log scale when values exceed :data:`SYMLOG_ABOVE` (a variance of 400 next
-    to a count of 1); each query is nudged sideways by :data:`DODGE` so equal values do not hide each other.
+    Each column of data gets two panels: the other queries, then :data:`LARGE_QUERIES` (whose values dwarf the
+    rest), each with its own linear axis from 0. Each query is nudged sideways by :data:`DODGE` so equal values
+    do not hide each other.
 
     ``grid`` is a :func:`dpteach.sensitivity_grid` table for one relation and scope (notebooks 01, 02).
     """
     _check_frame(grid, "grid", GRID_COLUMNS)
     _check_text(title, "title")
-    columns = list(dict.fromkeys(grid["column"]))
-    symlog = bool(grid["sensitivity"].max() > SYMLOG_ABOVE)
-    fig, axes = plt.subplots(1, len(columns), figsize=(5.2 * len(columns) + 2.2, 4.6), squeeze=False)
-    for ax, column in zip(axes[0], columns, strict=True):
-        _draw_queries(ax, grid[grid["column"] == column], symlog=symlog, lowest=grid["sensitivity"].min())
-        ax.set_title(f"column: {column}")
-    axes[0][0].set_ylabel(_y_label(symlog))
-    handles, labels = axes[0][0].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="center left", bbox_to_anchor=(1.0, 0.5), title="query")
+    panels = [(column, label, part) for column in dict.fromkeys(grid["column"])
+              for label, part in _query_groups(grid[grid["column"] == column])]
+    fig, axes = plt.subplots(1, len(panels), figsize=(3.3 * len(panels) + 1.2, 4.2), squeeze=False)
+    for ax, (column, label, part) in zip(axes[0], panels, strict=True):
+        _draw_queries(ax, part, top=float(part["sensitivity"].max()))
+        ax.set_title(f"{column}: {label}", fontsize=11)
+    axes[0][0].set_ylabel("sensitivity")
+    _legend(fig, list(dict.fromkeys(grid["query"])))
     fig.suptitle(title)
     fig.tight_layout()
     return fig
 
 
 def plot_local_vs_global(local: pd.DataFrame, global_: pd.DataFrame, title: str) -> Figure:
-    """Local (left) next to global (right) sensitivity, one row per column, shared y axis per row (notebook 02)."""
+    """Local next to global sensitivity (notebook 02): one row per column of data, linear axes from 0.
+
+    Each row holds local and global for the other queries, then local and global for :data:`LARGE_QUERIES`;
+    each local/global pair shares its y axis.
+    """
     _check_frame(local, "local", GRID_COLUMNS)
     _check_frame(global_, "global_", GRID_COLUMNS)
     _check_text(title, "title")
     columns = list(dict.fromkeys(local["column"]))
-    both = pd.concat([local["sensitivity"], global_["sensitivity"]])
-    symlog, lowest = bool(both.max() > SYMLOG_ABOVE), float(both.min())
-    fig, axes = plt.subplots(len(columns), 2, figsize=(12.5, 4.2 * len(columns)), sharey="row", squeeze=False)
+    labels = [label for label, _ in _query_groups(pd.concat([local, global_]))]
+    fig, axes = plt.subplots(len(columns), 2 * len(labels), figsize=(6.8 * len(labels) + 1.2, 3.8 * len(columns)),
+                             squeeze=False)
     for row, column in enumerate(columns):
-        for ax, (scope, grid) in zip(axes[row], (("local", local), ("global", global_)), strict=True):
-            _draw_queries(ax, grid[grid["column"] == column], symlog=symlog, lowest=lowest)
-            ax.set_title(f"{scope} sensitivity — column: {column}")
-        axes[row][0].set_ylabel(_y_label(symlog))
-    handles, labels = axes[0][0].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="center left", bbox_to_anchor=(1.0, 0.5), title="query")
+        parts = {scope: dict(_query_groups(grid[grid["column"] == column]))
+                 for scope, grid in (("local", local), ("global", global_))}
+        cells = [(scope, label) for label in labels for scope in ("local", "global")]
+        for ax, (scope, label) in zip(axes[row], cells, strict=True):
+            part = parts[scope].get(label)
+            if part is None:
+                ax.axis("off")
+                continue
+            top = max(float(p[label]["sensitivity"].max()) for p in parts.values() if label in p)
+            _draw_queries(ax, part, top=top)
+            ax.set_title(f"{scope} — {column}: {label}", fontsize=10)
+        axes[row][0].set_ylabel("sensitivity")
+    _legend(fig, list(dict.fromkeys(local["query"])))
     fig.suptitle(title)
     fig.tight_layout()
     return fig

@@ -25,8 +25,14 @@ def test_grid_plot_has_integer_ticks_one_legend_and_visible_median_lines() -> No
     fig = plotting.plot_sensitivity_grid(figure.grid(), figure.title)
     assert len(fig.legends) == 1
     assert [t.get_text() for t in fig.legends[0].get_texts()] == list(dpteach.QUERIES)
+    with_median = [ax for ax in fig.axes if "median" in {line.get_label() for line in ax.get_lines()}]
+    assert len(with_median) == 2  # one panel per column holds the median; sum and var have their own panel
     for ax in fig.axes:
         assert list(ax.get_xticks()) == [1, 2, 3, 4]
+        assert ax.get_yscale() == "linear"
+        top = max(max(line.get_ydata()) for line in ax.get_lines())
+        assert ax.get_ylim()[0] < 0 and ax.get_ylim()[1] > top  # zeros sit above the frame; no marker is cut
+    for ax in with_median:
         lines = {line.get_label(): line for line in ax.get_lines()}
         median, p50 = lines["median"], lines["percentile_50"]
         assert (median.get_marker(), median.get_linestyle()) != (p50.get_marker(), p50.get_linestyle())
@@ -37,8 +43,10 @@ def test_grid_plot_has_integer_ticks_one_legend_and_visible_median_lines() -> No
 def test_local_vs_global_shares_y_per_row_and_keeps_zero_visible() -> None:
     local, other = blog_figure("bounded_sensitivity_plot"), blog_figure("bounded_a")
     fig = plotting.plot_local_vs_global(local.grid(), other.grid(), local.title)
-    assert len(fig.axes) == 4 and len(fig.legends) == 1
-    assert all(ax.get_ylim()[0] == 0 for ax in fig.axes)  # local sensitivities of 0 are drawn, not clipped
+    assert len(fig.axes) == 8 and len(fig.legends) == 1  # 2 columns x (local, global) x (other queries, sum+var)
+    assert all(ax.get_ylim()[0] < 0 for ax in fig.axes)  # sensitivities of 0 are drawn above the frame
+    for local_ax, global_ax in zip(fig.axes[::2], fig.axes[1::2], strict=True):
+        assert local_ax.get_ylim() == global_ax.get_ylim()  # each local/global pair is read on one scale
 
 
 def test_save_fig_writes_png_and_rejects_bad_names(tmp_path) -> None:
