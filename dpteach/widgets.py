@@ -14,7 +14,7 @@ import ipywidgets as w
 import numpy as np
 import pandas as pd
 
-from dpteach.neighbours import RELATIONS, as_tuple
+from dpteach.neighbours import RELATIONS, as_tuple, check_relation
 from dpteach.queries import QUERIES, as_dataset, check_int
 from dpteach.sensitivity import (
     global_sensitivity,
@@ -23,7 +23,7 @@ from dpteach.sensitivity import (
     releases_attaining_global,
 )
 
-SCOPES: tuple[str, ...] = ("local", "global")
+SCOPES: tuple[str, ...] = ("global", "local")
 
 
 @dataclass(frozen=True)
@@ -70,9 +70,24 @@ def explain(
     return Explanation(value, chosen, neighbours[neighbours["L1"] == value].reset_index(drop=True))
 
 
+def largest_k(relation: str, size: int, universe_size: int) -> int:
+    """The largest distance the explorer offers for ``relation`` (at least 1).
+
+    Unbounded (the blog's: exactly k removed or exactly k added) needs ``k <= size - 1`` and
+    ``k <= universe_size - size``; bounded replaces up to ``size - 1`` records; symmetric mixes up to ``size - 1``
+    removals with up to ``universe_size - size`` additions.
+    """
+    size = check_int("size", size, 1)
+    universe_size = check_int("universe_size", universe_size, size)
+    room = {"unbounded": min(size - 1, universe_size - size), "bounded": size - 1,
+            "symmetric": universe_size - 1}[check_relation(relation)]
+    return max(1, room)
+
+
 def sensitivity_explorer(universe: pd.DataFrame | Mapping[str, Sequence[float]], size: int) -> w.VBox:
     """Controls for column, query, relation, scope and k; shows the sensitivity and its witnesses.
 
+    It opens where notebook 01 starts: global scope, the first column, the median, the first relation, k = 1.
     Local scope uses the first ``size`` values of the chosen column as the release (as the blog posts do).
     """
     if not isinstance(universe, pd.DataFrame | Mapping) or len(universe.keys()) == 0:
@@ -91,8 +106,7 @@ def sensitivity_explorer(universe: pd.DataFrame | Mapping[str, Sequence[float]],
     def refresh(_: object = None) -> None:
         values = np.sort(np.asarray(universe[column.value], dtype=float))
         first = np.asarray(universe[column.value], dtype=float)[:size]
-        room = size - 1 if relation.value == "bounded" else min(size - 1, values.size - size)
-        k.max = max(1, room)
+        k.max = largest_k(relation.value, size, values.size)
         try:
             result = explain(values, query.value, relation=relation.value, k=k.value, scope=scope.value,
                              size=size, release=first)

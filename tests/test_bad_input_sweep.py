@@ -259,6 +259,8 @@ SPECS: tuple[Spec, ...] = (
     _spec(widgets.explain, {"universe": UNIVERSE, "query": "median", "relation": "bounded", "k": 1,
                             "scope": "local", "release": [1.0, 2.0, 3.0]},
           scope=name_bad(widgets.SCOPES), release=st.sampled_from([None, [99.0], []])),
+    _spec(widgets.largest_k, {"relation": "bounded", "size": 3, "universe_size": 5},
+          relation=name_bad(("unbounded", "bounded", "symmetric")), size=int_bad(1, 5), universe_size=int_bad(3)),
     _spec(widgets.sensitivity_explorer, {"universe": {"c": UNIVERSE}, "size": 3},
           universe=st.sampled_from([None, 1, "abc", [1, 2, 3], {}, {"c": []}, {"c": ["a"]}]),
           size=int_bad(1, 5)),

@@ -6,7 +6,7 @@ import pytest
 
 from dpteach import global_sensitivity
 from dpteach.datasets import large_universe
-from dpteach.widgets import explain, sensitivity_explorer
+from dpteach.widgets import explain, largest_k, sensitivity_explorer
 
 UNIVERSE = [1, 2, 3, 10, 11]
 
@@ -36,10 +36,25 @@ def test_explain_rejects_incomplete_choices(kwargs, message) -> None:
         explain(UNIVERSE, "median", relation="bounded", k=1, **kwargs)
 
 
+def _controls(box) -> dict:
+    return {getattr(c, "description", ""): c for row in box.children for c in getattr(row, "children", [row])}
+
+
+def test_explorer_opens_on_the_global_median_the_lesson_plots() -> None:
+    box = sensitivity_explorer(large_universe()[["school_year", "absence_days"]], size=6)
+    controls = _controls(box)
+    assert (controls["scope"].value, controls["column"].value, controls["query"].value) == (
+        "global", "school_year", "median")
+    expected = global_sensitivity(large_universe()["school_year"], 6, "median", k=1, relation="unbounded")
+    assert expected == 3
+    assert box.children[-1].value.startswith(f"<b>sensitivity = {expected:g}</b>")
+
+
 def test_explorer_updates_when_a_control_changes() -> None:
     box = sensitivity_explorer(large_universe()[["school_year", "absence_days"]], size=6)
-    controls = {getattr(c, "description", ""): c for row in box.children for c in getattr(row, "children", [row])}
+    controls = _controls(box)
     output = box.children[-1]
+    controls["scope"].value = "local"
     assert output.value.startswith("<b>sensitivity = 0</b>")  # local median of the first six school years
     controls["k"].value = 3
     assert output.value.startswith("<b>sensitivity = 3</b>")
@@ -49,3 +64,10 @@ def test_explorer_updates_when_a_control_changes() -> None:
     assert output.value.startswith(f"<b>sensitivity = {expected:g}</b>")
     controls["relation"].value = "bounded"
     assert controls["k"].max == 5
+
+
+@pytest.mark.parametrize(("relation", "size", "universe_size", "expected"),
+                         [("unbounded", 6, 10, 4), ("unbounded", 3, 10, 2), ("bounded", 6, 10, 5),
+                          ("bounded", 1, 4, 1)])
+def test_largest_k_follows_each_relation(relation, size, universe_size, expected) -> None:
+    assert largest_k(relation, size, universe_size) == expected
