@@ -12,6 +12,7 @@ Chinese notebooks run the same code.
 from __future__ import annotations
 
 import itertools
+import math
 import os
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -25,7 +26,7 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from pandas.io.formats.style import Styler
 
-from dpteach.queries import as_dataset
+from dpteach.queries import as_dataset, check_data
 
 IMAGES_DIR = Path(__file__).resolve().parent.parent / "images"
 CJK_FONT = Path(__file__).resolve().parent / "fonts" / "NotoSansCJKsc-Regular-subset.otf"
@@ -330,4 +331,74 @@ def error_histograms(errors_by_label: Mapping[str, Sequence[float]], *, title: s
     ax.set(xlabel=xlabel, ylabel=ylabel, title=title)
     ax.yaxis.set_major_locator(ticker.MaxNLocator(integer=True))
     ax.legend()
+    return fig
+
+
+# ------------------------------------------------------------------------------------------ privacy loss (01)
+def plot_privacy_loss(z: Sequence[float], densities: Mapping[str, Sequence[float]], epsilon: float,
+                      title: str) -> Figure:
+    r"""Two output densities (left) and the privacy loss :math:`\ln(p_1(z)/p_2(z))` between them (right).
+
+    ``densities`` holds exactly two curves over the grid ``z``; the right panel shades the band
+    :math:`[-\varepsilon, \varepsilon]` that an :math:`\varepsilon`-DP mechanism keeps the loss in (notebook 01).
+    """
+    grid = check_data(z, "z")
+    if grid.size < 2 or (np.diff(grid) <= 0).any():
+        raise ValueError("z must hold at least two values in increasing order")
+    if not isinstance(densities, Mapping) or len(densities) != 2:
+        raise ValueError(f"densities must be a mapping of exactly two labels to curves, got {densities!r}")
+    curves = {label: check_data(values, f"densities[{label!r}]") for label, values in densities.items()}
+    if any(c.shape != grid.shape or (c <= 0).any() for c in curves.values()):
+        raise ValueError("densities must hold, for each label, one positive value per point of z")
+    if isinstance(epsilon, bool) or not isinstance(epsilon, int | float) or not 0 < epsilon < math.inf:
+        raise ValueError(f"epsilon must be a finite number > 0, got {epsilon!r}")
+    _check_text(title, "title")
+    (first, p), (second, q) = curves.items()
+    fig, (left, right) = plt.subplots(1, 2, figsize=(11.0, 3.6))
+    for label, curve in curves.items():
+        left.plot(grid, curve, label=label)
+    left.set(xlabel="released value z", ylabel="density", title="output densities")
+    left.legend()
+    right.axhspan(-epsilon, epsilon, color="#cfe3f3", label=f"allowed band: -ε to ε (ε = {epsilon:g})")
+    right.plot(grid, np.log(p / q), color="#333333", label="privacy loss")
+    right.set(xlabel="released value z", ylabel="privacy loss", ylim=(-2.4 * epsilon, 1.6 * epsilon),
+              title=f"privacy loss ln( density {first} / density {second} )")
+    right.legend(loc="lower left", fontsize=9, ncols=2)
+    fig.suptitle(title)
+    fig.tight_layout()
+    return fig
+
+
+def plot_curves(panels: Mapping[str, Mapping[str, pd.Series]], *, ylabel: str, title: str) -> Figure:
+    """Side-by-side panels of a few labelled curves over integer k (notebook 01: the blog's k against a group's).
+
+    ``panels`` maps a panel title to ``{curve label: Series indexed by k}``; every value is printed next to its
+    marker, so the figure can be read without a grid.
+    """
+    if not isinstance(panels, Mapping) or not panels:
+        raise ValueError(f"panels must be a non-empty mapping of panel title to curves, got {panels!r}")
+    _check_text(ylabel, "ylabel")
+    _check_text(title, "title")
+    fig, axes = plt.subplots(1, len(panels), figsize=(5.4 * len(panels), 3.8), squeeze=False, sharey=True)
+    looks = itertools.cycle([{"marker": "o", "linestyle": "-"}, {"marker": "s", "linestyle": "--"}])
+    for ax, (panel, curves) in zip(axes[0], panels.items(), strict=True):
+        if not isinstance(curves, Mapping) or not curves:
+            raise ValueError(f"panels[{panel!r}] must be a non-empty mapping of label to Series")
+        for (label, series), look in zip(curves.items(), looks, strict=False):  # the cycle never runs out
+            if not isinstance(series, pd.Series):
+                raise TypeError(f"panels[{panel!r}][{label!r}] must be a pandas Series indexed by k")
+            ks = np.asarray(series.index, dtype=float)
+            values = check_data(series.to_numpy(), f"panels[{panel!r}][{label!r}]")
+            line, = ax.plot(ks, values, label=label, **look)
+            for k, v in zip(ks, values, strict=True):
+                ax.annotate(f"{v:.1f}", (k, v), textcoords="offset points", xytext=(0, 7), ha="center",
+                            fontsize=9, color=line.get_color())
+        ax.set_xticks(sorted({int(k) for s in curves.values() for k in s.index}))
+        ax.set(title=panel, xlabel="distance k")
+        ax.legend(loc="lower right", fontsize=9)
+    axes[0][0].set_ylabel(ylabel)
+    top = max(float(s.max()) for curves in panels.values() for s in curves.values())
+    axes[0][0].set_ylim(0, 1.15 * top)
+    fig.suptitle(title)
+    fig.tight_layout()
     return fig

@@ -6,7 +6,10 @@ import matplotlib
 
 matplotlib.use("Agg")
 
+import math  # noqa: E402
+
 import matplotlib.pyplot as plt  # noqa: E402
+import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 
 import dpteach  # noqa: E402
@@ -73,3 +76,24 @@ def test_error_histograms_share_bins_and_label_every_mechanism() -> None:
     assert all(e.min() == edges[0].min() and e.max() == edges[0].max() for e in edges)  # one set of bins
     with pytest.raises(ValueError, match="errors_by_label must hold at least one"):
         plotting.error_histograms({}, title="t", xlabel="x", ylabel="y")
+
+
+def test_privacy_loss_panel_shows_the_log_ratio_inside_the_epsilon_band() -> None:
+    z = [-5.0, 0.0, 5.0, 10.0]
+    p, q = [0.1, 0.4, 0.2, 0.1], [0.05, 0.2, 0.4, 0.2]
+    fig = plotting.plot_privacy_loss(z, {"x": p, "x'": q}, 1.0, "t")
+    right = fig.axes[1]
+    (loss,) = right.get_lines()
+    assert list(loss.get_ydata()) == pytest.approx([math.log(a / b) for a, b in zip(p, q, strict=True)])
+    assert right.get_ylim()[0] < -1.0 and right.get_ylim()[1] > 1.0  # the band's edges are inside the view
+    with pytest.raises(ValueError, match="densities"):
+        plotting.plot_privacy_loss(z, {"x": p, "x'": [0.1, 0.0, 0.2, 0.1]}, 1.0, "t")
+
+
+def test_curves_panels_share_y_and_label_every_value() -> None:
+    blog, group = pd.Series([3.0, 2.0], [1, 2]), pd.Series([3.0, 4.0], [1, 2])
+    fig = plotting.plot_curves({"a": {"blog": blog, "group": group}, "b": {"blog": group}}, ylabel="s", title="t")
+    assert len(fig.axes) == 2 and fig.axes[0].get_ylim() == fig.axes[1].get_ylim()
+    assert fig.axes[0].get_ylim()[1] > 4.0
+    assert [t.get_text() for t in fig.axes[0].texts] == ["3.0", "2.0", "3.0", "4.0"]
+    assert list(fig.axes[0].get_xticks()) == [1, 2]
