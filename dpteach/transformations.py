@@ -4,13 +4,17 @@ A transformation is *c-stable* when one protected change of its input grows into
 changed rows of its output. A count after a c-stable transformation has sensitivity ``c``; a sum
 clamped to ``[lower, upper]`` has sensitivity ``c * max(|lower|, |upper|)``. The noise then follows:
 
-* pure epsilon-DP with the Laplace (or, for integers, geometric) mechanism: scale ``b = Delta_1 / epsilon``;
+* pure epsilon-DP with the Laplace (or, for integers, geometric) mechanism: scale
+  ``lambda = Delta_1 / epsilon`` (notebook 04 writes lambda, keeping ``a`` and ``b`` for the
+  truncation bounds of a private join);
 * rho-zCDP with the Gaussian mechanism: variance ``sigma^2 = Delta_2^2 / (2 rho)``.
 
-Two neighbour relations appear in notebook 04:
+Three neighbour relations appear in notebook 04:
 
-* add/remove one row (Tumult Analytics' ``AddOneRow``), for :func:`flat_map`, :func:`public_join`
-  and :func:`private_join`;
+* add/remove one row per private table (Tumult Analytics' ``AddOneRow`` on each table), for
+  :func:`flat_map`, :func:`public_join` and :func:`private_join` with ``protect="row"``;
+* add/remove one join-key value with all its rows in both tables, for :func:`private_join` with
+  ``protect="key"`` (see there for where it comes from);
 * add/remove all rows of one ID (``AddRowsWithID``), for :func:`truncate_rows_per_id` and
   :func:`truncate_groups_per_id`. Under this relation flat maps and joins that carry the ID column
   along do not change the protected change; only the truncation sets the factor.
@@ -26,6 +30,7 @@ import json
 import math
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from itertools import product
 from pathlib import Path
 from typing import Any, Literal
@@ -99,6 +104,12 @@ def _check_noise(noise: object) -> Noise:
     return noise  # type: ignore[return-value]
 
 
+def _check_protect(protect: object) -> Literal["key", "row"]:
+    if protect not in ("key", "row"):
+        raise ValueError(f"protect must be 'key' (one key, both tables) or 'row' (one row), got {protect!r}")
+    return protect  # type: ignore[return-value]
+
+
 def _as_columns(on: str | Sequence[str]) -> list[str]:
     if not isinstance(on, str | Sequence):
         raise TypeError(f"on must be a column name or a non-empty list of names, got {on!r}")
@@ -168,14 +179,26 @@ def private_join(
 ) -> Transformed:
     """Truncate both private tables to their first ``*_max_records`` rows per key, then inner join.
 
-    The stability depends on what one protected change is (notebook 04):
+    Write ``a = left_max_records``, ``b = right_max_records``, and for each key value ``k`` let
+    ``x_k <= a`` and ``y_k <= b`` be its rows left after truncation; the join has ``x_k * y_k`` rows
+    of key ``k``. The stability depends on what one protected change is (notebook 04):
 
-    * ``protect="key"`` -- all rows of one key value in both tables (one user of a ``user_id``
-      join). After truncation that key has at most ``a`` rows left and ``b`` right, so at most
-      ``a * b`` joined rows: stability ``a * b``, the rule of the Tumult topic guide.
-    * ``protect="row"`` -- add/remove one row in each table, Tumult's ``AddOneRow`` on both.
-      Removing a kept row can let a dropped row in, so truncation counts twice, and one left
-      row meets ``b`` right rows: stability ``2 b + 2 a``, the factor Tumult Analytics uses.
+    * ``protect="key"`` -- one key value together with all its rows in *both* tables is added or
+      removed: user-level privacy when ``on`` identifies the person. This is not ``AddOneRow``. It
+      is the relation Tumult Analytics declares with ``AddRowsWithID`` on both tables in one
+      identifier space, the join key being the ID column; but Tumult does not use ``a * b`` there:
+      under ``AddRowsWithID`` a join leaves the protected change as it is and a per-ID cap
+      (``MaxRowsPerID``) must follow before aggregating. Proof of the factor: the other keys keep
+      their rows, and the protected key brings or takes ``x_k * y_k <= a * b`` joined rows, so the
+      stability is ``a * b``. The topic guide prints this product, but in its ``AddMaxRows``
+      (row-level) section, where it is not a bound (next point).
+    * ``protect="row"`` -- add/remove one row in each table (at most one per table), Tumult's
+      ``AddOneRow`` on both. Removing a kept row can let a dropped row of the same key in, so one
+      change can swap two rows after truncation; each left row meets at most ``b`` right rows and
+      each right row at most ``a`` left rows, so at most ``2 b + 2 a`` joined rows change: the
+      stability Tumult Analytics uses, valid for any aggregation of the joined rows. A plain count
+      is not moved by a swap and has the smaller sensitivity ``a + b``
+      (:func:`private_join_count_sensitivity`).
     """
     left = _check_table(left, "left")
     right = _check_table(right, "right")
@@ -184,10 +207,33 @@ def private_join(
     _check_columns(right, columns, "on", "the right table")
     a = _check_bound(left_max_records, "left_max_records")
     b = _check_bound(right_max_records, "right_max_records")
-    if protect not in ("key", "row"):
-        raise ValueError(f"protect must be 'key' (one key, both tables) or 'row' (one row), got {protect!r}")
+    protect = _check_protect(protect)
     joined = _keep_first(left, columns, a).merge(_keep_first(right, columns, b), on=columns, how="inner")
     return Transformed(joined, a * b if protect == "key" else 2 * (a + b))
+
+
+def private_join_count_sensitivity(
+    left_max_records: int, right_max_records: int, protect: Literal["key", "row"] = "key"
+) -> int:
+    """Largest change of the row count of :func:`private_join` under one protected change (notebook 04).
+
+    With ``a = left_max_records`` and ``b = right_max_records``: ``a * b`` for ``protect="key"``
+    (the stability itself) and ``a + b`` for ``protect="row"``. Proof for ``"row"``: the count is
+    ``C = sum_k x_k y_k`` with ``x_k = min(a, L_k)`` and ``y_k = min(b, R_k)``, where ``L_k, R_k``
+    are the rows of key ``k`` in each table before truncation. One row changes ``L_k`` by one at a
+    single key, so ``x_k`` moves by at most 1 there and nowhere else; likewise ``y`` at a single
+    key. Writing ``C' - C = sum_k (x'_k - x_k) y'_k + sum_k x_k (y'_k - y_k)``, each sum has at most
+    one non-zero term, bounded by ``b`` and by ``a``: ``|C' - C| <= a + b``. The bound is reached
+    when the two changes hit two keys, e.g. ``user_id`` values ``{1, 2, 2}`` in users and
+    ``{1, 1, 2}`` in purchases with ``a = b = 2``: removing user 1's row from users takes 2 joined
+    rows, removing user 2's purchase takes 2 more, so the count moves by 4 = a + b.
+    It exceeds ``a * b`` when ``a`` or ``b`` is 1, so the topic guide's product is no count bound
+    under row protection.
+    """
+    a = _check_bound(left_max_records, "left_max_records")
+    b = _check_bound(right_max_records, "right_max_records")
+    protect = _check_protect(protect)
+    return a * b if protect == "key" else a + b
 
 
 def truncate_rows_per_id(table: pd.DataFrame, id_column: str, max_rows_per_id: int) -> Transformed:
@@ -249,7 +295,7 @@ def truncate_groups_per_id(
 
 
 def laplace_scale(sensitivity: float, epsilon: float) -> float:
-    """Laplace (or geometric) scale ``b = Delta_1 / epsilon`` for pure epsilon-DP (notebook 04)."""
+    """Laplace (or geometric) scale ``lambda = Delta_1 / epsilon`` for pure epsilon-DP (notebook 04)."""
     return _check_positive(sensitivity, "sensitivity") / _check_positive(epsilon, "epsilon")
 
 
@@ -270,6 +316,23 @@ def zcdp_rho_for(epsilon: float, delta: float) -> float:
         raise ValueError(f"delta must be a number in (0, 1), got {delta!r}")
     log_term = math.log(1 / delta)
     return (math.sqrt(log_term + epsilon) - math.sqrt(log_term)) ** 2
+
+
+def gaussian_beats_laplace_from(sigma_per_unit: float, epsilon: float) -> int:
+    """Smallest ``G = MaxGroupsPerID`` at which Gaussian noise on each group's count is smaller (notebook 04).
+
+    Take ``R = 1`` (a larger ``R`` multiplies both noises alike). Laplace noise for pure epsilon-DP
+    has scale ``G / epsilon``, so standard deviation ``sqrt(2) G / epsilon``; a Gaussian mechanism
+    calibrated to ``sigma_per_unit`` per unit of L2 sensitivity has ``sigma_per_unit * sqrt(G)``.
+    The Gaussian is smaller exactly when ``G > (epsilon * sigma_per_unit)^2 / 2``, so the answer is
+    ``floor((epsilon * sigma_per_unit)^2 / 2) + 1``, computed in exact rational arithmetic from the
+    two floats given. ``sigma_per_unit`` comes from the calibration: ``sqrt(1 / (2 rho))`` for
+    rho-zCDP (with rho from :func:`zcdp_rho_for`), or the analytic Gaussian sigma at sensitivity 1
+    (``dpteach.mechanisms.analytic_gaussian_sigma``).
+    """
+    sigma = Fraction(_check_positive(sigma_per_unit, "sigma_per_unit"))
+    threshold = (Fraction(_check_positive(epsilon, "epsilon")) * sigma) ** 2 / 2
+    return math.floor(threshold) + 1
 
 
 # --- aggregations and the empirical check -------------------------------------------------------
