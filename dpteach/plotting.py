@@ -380,18 +380,20 @@ def plot_curves(panels: Mapping[str, Mapping[str, pd.Series]], *, ylabel: str, t
     _check_text(ylabel, "ylabel")
     _check_text(title, "title")
     fig, axes = plt.subplots(1, len(panels), figsize=(5.4 * len(panels), 3.8), squeeze=False, sharey=True)
-    looks = itertools.cycle([{"marker": "o", "linestyle": "-"}, {"marker": "s", "linestyle": "--"}])
+    # The first curve of a panel is labelled below its markers, the second above, so close values stay legible.
+    looks = itertools.cycle([({"marker": "o", "linestyle": "-"}, (0, -15)),
+                             ({"marker": "s", "linestyle": "--"}, (0, 7))])
     for ax, (panel, curves) in zip(axes[0], panels.items(), strict=True):
         if not isinstance(curves, Mapping) or not curves:
             raise ValueError(f"panels[{panel!r}] must be a non-empty mapping of label to Series")
-        for (label, series), look in zip(curves.items(), looks, strict=False):  # the cycle never runs out
+        for (label, series), (look, offset) in zip(curves.items(), looks, strict=False):  # the cycle never ends
             if not isinstance(series, pd.Series):
                 raise TypeError(f"panels[{panel!r}][{label!r}] must be a pandas Series indexed by k")
             ks = np.asarray(series.index, dtype=float)
             values = check_data(series.to_numpy(), f"panels[{panel!r}][{label!r}]")
             line, = ax.plot(ks, values, label=label, **look)
             for k, v in zip(ks, values, strict=True):
-                ax.annotate(f"{v:.1f}", (k, v), textcoords="offset points", xytext=(0, 7), ha="center",
+                ax.annotate(f"{v:.1f}", (k, v), textcoords="offset points", xytext=offset, ha="center",
                             fontsize=9, color=line.get_color())
         ax.set_xticks(sorted({int(k) for s in curves.values() for k in s.index}))
         ax.set(title=panel, xlabel="distance k")
