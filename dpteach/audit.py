@@ -38,10 +38,17 @@ exceeds the confidence widths, roughly :math:`\sqrt{2pL/N} + e^{\varepsilon}\sqr
 :math:`e^{\varepsilon}L/N` (with :math:`N = 50\,000` and :math:`L \approx 20`: about 0.006 for
 :math:`p \approx 0.05`).
 
-**Limits.** An audit can find violations, never prove privacy. It tests one pair (the worst case must be
-chosen by hand), one family of events built from quantile bins (a leak confined to a tiny set of outputs, or
-a :math:`\delta`-sized leak below the widths above, goes unseen), and only the floating-point sampler it runs:
-it cannot see the least-significant-bit leaks of textbook Laplace sampling (Mironov 2012).
+**Limits.** An audit can find violations, never prove privacy. It tests one pair, chosen by hand (a pass says
+nothing about the pairs not tried), one family of events built from quantile bins (a leak confined to a tiny
+set of outputs, or a :math:`\delta`-sized leak below the widths above, goes unseen), and the distribution the
+sampler draws from, at the resolution of its bins: it cannot see the least-significant-bit leaks of textbook
+floating-point Laplace sampling (Mironov 2012), where the outputs possible on one dataset and impossible on the
+other are single doubles spread over the whole range, each bin holding both kinds.
+
+**The audited mechanisms.** :data:`CASES` sets each mechanism of notebooks 02 and 03 beside a broken
+variant on the same pair. They are *batched* copies (:func:`laplace_batch`, :func:`ptr_batch`,
+:func:`saa_batch`) built from the package's own pieces, so 50,000 runs take milliseconds;
+``tests/test_audit.py`` checks each copy against the one-shot release it stands for.
 """
 
 from __future__ import annotations
@@ -50,16 +57,24 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from numbers import Real
+from typing import Literal
 
 import numpy as np
+import pandas as pd
 from numpy.typing import ArrayLike
 
-from dpteach.mechanisms import check_epsilon, laplace_mech, sum_count_mean
-from dpteach.ptr import ptr_mean, ptr_mean_book
+from dpteach.mechanisms import check_bounds, check_delta, check_epsilon, check_positive
+from dpteach.ptr import (
+    book_mean_ls_at_distance,
+    book_threshold,
+    distance_to_instability,
+    mean_ls_at_distance,
+    ptr_threshold,
+)
 from dpteach.queries import check_data, check_int
-from dpteach.saa import sample_and_aggregate
-from dpteach.sensitivity import local_sensitivity
-from dpteach.smooth import smooth_median_release
+from dpteach.saa import contiguous_layout
+from dpteach.sensitivity import global_sensitivity, local_sensitivity
+from dpteach.smooth import laplace_beta, smooth_sensitivity_median
 
 Sampler = Callable[[np.ndarray, int, np.random.Generator], np.ndarray]
 """``sampler(data, n, rng)``: ``n`` independent outputs of the mechanism on ``data``, NaN for ⊥."""
@@ -295,7 +310,7 @@ def repeat(release: Release) -> Sampler:
     return sampler
 
 
-# --------------------------------------------------------------------------------------------- the audits
+# --------------------------------------------------------------------------------------------- batched mechanisms
 LOWER, UPPER = 0.0, 100.0
 """Every audited dataset holds values in ``[LOWER, UPPER]``."""
 
@@ -303,89 +318,242 @@ MEDIAN_UNIVERSE = (1.0, 2.0, 3.0, 10.0, 11.0)
 """The universe of notebook 02's median table."""
 
 
-def _laplace_sum(data: np.ndarray, rng: np.random.Generator) -> float:
-    return laplace_mech(float(np.clip(data, LOWER, UPPER).sum()), max(abs(LOWER), abs(UPPER)), 1.0, rng)
+def _check_callable(name: str, value: object, signature: str) -> None:
+    if not callable(value):
+        raise TypeError(f"{name} must be a callable {signature}, got {type(value).__name__}")
 
 
-def _laplace_count(data: np.ndarray, rng: np.random.Generator) -> float:
-    return laplace_mech(float(data.size), 1.0, 1.0, rng)
+def laplace_batch(center: Callable[[np.ndarray], float], scale: Callable[[np.ndarray], float]) -> Sampler:
+    r"""The sampler of :math:`c(x) + \mathrm{Lap}(s(x))`: ``center(x)`` and ``scale(x)`` are computed once per
+    dataset, the :math:`n` noises are drawn in one call of numpy's ``Generator.laplace``.
 
-
-def _laplace_mean(data: np.ndarray, rng: np.random.Generator) -> float:
-    return sum_count_mean(data, LOWER, UPPER, 1.0, rng)
-
-
-def laplace_on_local_sensitivity(data: np.ndarray, n: int, rng: np.random.Generator) -> np.ndarray:
-    r"""The mistake of notebook 02: median + :math:`\mathrm{Lap}(LS(x)/\varepsilon)`, :math:`\varepsilon = 1`,
-    with :math:`LS` the bounded local sensitivity in :data:`MEDIAN_UNIVERSE`. A sampler for :func:`audit`.
+    Every mechanism of notebook 05 but PTR has this shape. One batch takes milliseconds where a loop over a
+    one-shot release (:func:`repeat`) takes seconds; ``tests/test_audit.py`` checks each batched copy against
+    the package's one-shot release. The noise is numpy's textbook floating-point sampler, so an audit of it
+    tests the distribution, not the bits (see *Limits* above). Notebook 05.
     """
-    scale = local_sensitivity(data, MEDIAN_UNIVERSE, "median", relation="bounded") / 1.0
-    return float(np.median(data)) + rng.laplace(0.0, scale, size=n)
+    _check_callable("center", center, "center(data) -> float")
+    _check_callable("scale", scale, "scale(data) -> float >= 0")
+
+    def sampler(data: np.ndarray, n: int, rng: np.random.Generator) -> np.ndarray:
+        return float(center(data)) + rng.laplace(0.0, float(scale(data)), size=n)
+
+    return sampler
 
 
-def _ptr_book(data: np.ndarray, rng: np.random.Generator) -> object:
-    return ptr_mean_book(data, UPPER, 1.0, 1.0, 0.01, rng)
+def _clipped_sum(data: np.ndarray) -> float:
+    return float(np.clip(data, LOWER, UPPER).sum())
 
 
-def _ptr_corrected(data: np.ndarray, rng: np.random.Generator) -> object:
-    return ptr_mean(data, LOWER, UPPER, 1.0, 1.0, 1.0, 0.01, rng)
+def _upper_median(data: np.ndarray) -> float:
+    """:math:`x_{(\\lceil n/2 \\rceil)}` of the data clipped to ``[LOWER, UPPER]``, as
+    :func:`dpteach.smooth.smooth_median_release` releases it (numpy's median for odd :math:`n`)."""
+    return float(np.sort(np.clip(data, LOWER, UPPER))[math.ceil(data.size / 2) - 1])
 
 
-def _smooth_median(data: np.ndarray, rng: np.random.Generator) -> object:
-    return smooth_median_release(data, LOWER, UPPER, 1.0, 1e-3, rng)
+def _median_ls_in_table_universe(data: np.ndarray) -> float:
+    return local_sensitivity(data, MEDIAN_UNIVERSE, "median", relation="bounded")
 
 
-def _saa_max(data: np.ndarray, rng: np.random.Generator) -> object:
-    return sample_and_aggregate(data, np.max, 4, LOWER, UPPER, 1.0, rng)
+def _median_ls_on_bounds(data: np.ndarray) -> float:
+    """Replace-one local sensitivity of the median for records in ``[LOWER, UPPER]``.
+
+    The median never decreases when one record grows, so a replacement moves it furthest when the new value
+    is ``LOWER`` or ``UPPER``: the universe is the data plus those two values."""
+    return local_sensitivity(data, (*data, LOWER, UPPER), "median", relation="bounded")
+
+
+def _smooth_median_scale(epsilon: float, delta: float) -> Callable[[np.ndarray], float]:
+    """The noise scale :math:`2S/\\varepsilon` of :func:`dpteach.smooth.smooth_median_release`."""
+    beta = laplace_beta(epsilon, delta)
+    return lambda data: 2 * smooth_sensitivity_median(data, LOWER, UPPER, beta) / epsilon
+
+
+def ptr_batch(version: Literal["book", "corrected"], b: float, epsilon: float, delta: float) -> Sampler:
+    r"""PTR on the mean of data in ``[LOWER, UPPER]`` as a batched sampler (NaN for ⊥), drawn like
+    :func:`dpteach.ptr.ptr_mean` and :func:`dpteach.ptr.ptr_mean_book` draw one run: noisy distance
+    :math:`D + \mathrm{Lap}(1/\varepsilon)` against the threshold, release :math:`\bar x + \mathrm{Lap}(b/\varepsilon)`.
+
+    ``"corrected"`` is ``ptr_mean(data, LOWER, UPPER, b, epsilon, epsilon, delta)``:
+    :math:`(2\varepsilon, \delta)`-DP under add/remove-one neighbours. ``"book"`` is
+    ``ptr_mean_book(data, UPPER, b, epsilon, delta)``: it claims :math:`(\varepsilon, \delta)` but spends
+    :math:`2\varepsilon`, and its threshold lets unstable data through with probability
+    :math:`\tfrac12\sqrt{\delta/2} > \delta`: no valid claim. Notebook 05.
+    """
+    if version not in ("book", "corrected"):
+        raise ValueError(f"version must be 'book' or 'corrected', got {version!r}")
+    b, epsilon, delta = check_positive("b", b), check_epsilon(epsilon), check_delta(delta)
+    book = version == "book"
+    threshold = book_threshold(epsilon, delta) if book else ptr_threshold(epsilon, delta)
+
+    def sampler(data: np.ndarray, n: int, rng: np.random.Generator) -> np.ndarray:
+        size = data.size
+        if book:
+            values, at = np.minimum(data, UPPER), lambda k: book_mean_ls_at_distance(size, k, UPPER)
+        else:
+            values, at = np.clip(data, LOWER, UPPER), lambda k: mean_ls_at_distance(size, k, LOWER, UPPER)
+        passed = distance_to_instability(at, b, size) + rng.laplace(0.0, 1 / epsilon, size=n) >= threshold
+        return np.where(passed, values.mean() + rng.laplace(0.0, b / epsilon, size=n), np.nan)
+
+    return sampler
+
+
+def saa_batch(
+    f: Callable[[np.ndarray], float], k: int, lower: float, upper: float, epsilon: float, *,
+    noise_for: Literal["chunks", "k"] = "chunks", order: Literal["position", "sorted"] = "position",
+) -> Sampler:
+    r"""Contiguous sample-and-aggregate as a batched sampler: the mean of :math:`\mathrm{clip}(f(x_i), l, u)`
+    over the :math:`c \le k` slices of :math:`\lceil n/k \rceil` records
+    (:func:`dpteach.saa.contiguous_layout`) plus Laplace noise. Two switches break it the way notebook 05
+    shows:
+
+    * ``noise_for="chunks"``: scale :math:`(u-l)/(c\varepsilon)`, which is
+      ``sample_and_aggregate(data, f, k, lower, upper, epsilon)``: :math:`\varepsilon`-DP under replace-one
+      neighbours *by position*. ``noise_for="k"`` is the book's code, scale :math:`(u-l)/(k\varepsilon)` even
+      when only :math:`c < k` chunks form; one chunk's answer still moves the mean by :math:`(u-l)/c`, so the
+      guarantee is only :math:`(k/c)\,\varepsilon`.
+    * ``order="sorted"`` sorts the records by value before slicing, as data stored in value order are. One
+      replacement then moves the changed record to another place and shifts every record in between by one,
+      so every chunk may change: each clipped answer by up to :math:`u - l`, the mean by :math:`u - l`, and
+      the guarantee falls to :math:`c\,\varepsilon`.
+
+    Notebook 05.
+    """
+    _check_callable("f", f, "f(chunk) -> float")
+    lower, upper = check_bounds(lower, upper)
+    epsilon = check_epsilon(epsilon)
+    k = check_int("k", k, 1)
+    if noise_for not in ("chunks", "k"):
+        raise ValueError(f"noise_for must be 'chunks' or 'k', got {noise_for!r}")
+    if order not in ("position", "sorted"):
+        raise ValueError(f"order must be 'position' or 'sorted', got {order!r}")
+
+    def center(data: np.ndarray) -> float:
+        values = np.sort(data) if order == "sorted" else data
+        size, count = contiguous_layout(values.size, k)
+        return float(np.clip([f(values[i * size:(i + 1) * size]) for i in range(count)], lower, upper).mean())
+
+    def scale(data: np.ndarray) -> float:
+        return (upper - lower) / ((k if noise_for == "k" else contiguous_layout(data.size, k)[1]) * epsilon)
+
+    return laplace_batch(center, scale)
+
+
+# --------------------------------------------------------------------------------------------- the audits
+@dataclass(frozen=True)
+class AuditPair:
+    """Two neighbouring datasets, chosen by hand, and the neighbour relation that makes them neighbours."""
+
+    label: str
+    x: tuple[float, ...]
+    x_prime: tuple[float, ...]
+    relation: str
 
 
 @dataclass(frozen=True)
 class AuditCase:
-    r"""One mechanism, a hand-picked pair of neighbours, the guarantee to test, and what theory predicts.
-
-    ``private`` is True when the mechanism is :math:`(\varepsilon, \delta)`-DP for ``relation``, so the
-    audit should pass; False when a known flaw should make it fail on this pair.
+    r"""One mechanism on one :class:`AuditPair`, the :math:`(\varepsilon, \delta)` claim to test, and what theory
+    predicts: ``holds`` is True when the inequality of the claim holds on this pair for every event (the audit
+    should pass), False when a known flaw breaks it on this pair (the audit should fail). A mechanism with no
+    valid claim may still hold on a pair that does not expose its flaw: the book's PTR at :math:`2\varepsilon`
+    away from distance 0.
     """
 
     name: str
+    pair: AuditPair
     mechanism: Sampler
-    x: tuple[float, ...]
-    x_prime: tuple[float, ...]
     epsilon: float
     delta: float
-    relation: str
-    private: bool
+    holds: bool
     n_samples: int = 50_000
 
     def run(self, seed: int = 0) -> AuditResult:
         """:func:`audit` this case with ``seed``."""
-        return audit(self.mechanism, self.x, self.x_prime, self.epsilon, self.delta,
+        return audit(self.mechanism, self.pair.x, self.pair.x_prime, self.epsilon, self.delta,
                      n_samples=self.n_samples, seed=seed)
 
 
 _ZEROS = (0.0,) * 10
-_ADD_ONE = (*_ZEROS, UPPER)
+SUM_PAIR = AuditPair("sum: 10 zeros | + one 100", _ZEROS, (*_ZEROS, UPPER), "add/remove")
+TABLE_PAIR = AuditPair("median: (1, 2, 3) | (1, 2, 10)", (1.0, 2.0, 3.0), (1.0, 2.0, 10.0), "replace-one")
+JUMP_PAIR = AuditPair("median: (0, 50, 50, 50, 100) | (0, 0, 50, 50, 100)", (0.0, 50.0, 50.0, 50.0, UPPER),
+                      (0.0, 0.0, 50.0, 50.0, UPPER), "replace-one")
+PTR_PAIRS = tuple(AuditPair(f"PTR, distance {d} | {d_prime}: {n} zeros | + one 100", (0.0,) * n,
+                            (0.0,) * n + (UPPER,), "add/remove") for d, d_prime, n in ((0, 0, 10), (0, 1, 99),
+                                                                                      (4, 5, 103)))
+CHUNKS_PAIR = AuditPair("SAA max, k = 10 (6 chunks form): 11 zeros | first is 100", (0.0,) * 11,
+                        (UPPER,) + (0.0,) * 10, "replace-one")
+_STEPS = (0.0, 0.0, 25.0, 25.0, 50.0, 50.0, 75.0, 75.0, UPPER, UPPER)
+SORTED_PAIR = AuditPair("SAA std, k = 5: (0, 0, 25, 25, …, 100, 100) | first is 100", _STEPS,
+                        (UPPER, *_STEPS[1:]), "replace-one")
+
+_TABLE_GS = global_sensitivity(MEDIAN_UNIVERSE, 3, "median", relation="bounded")
+PTR_PARAMETERS = {"b": 1.0, "epsilon": 1.0, "delta": 0.01}
+r"""Proposed bound, the ε of each of PTR's two steps, and δ, for every PTR audit. With :math:`b = 1` and
+records in ``[0, 100]`` the corrected distance to instability of :math:`n` records is :math:`\max(0, n - 99)`,
+the book's :math:`\max(0, n - 98)`."""
+
+
+def _ptr_cases(pair: AuditPair, *, book_holds_at_2eps: bool, book_holds_at_eps: bool) -> tuple[AuditCase, ...]:
+    corrected, book = ptr_batch("corrected", **PTR_PARAMETERS), ptr_batch("book", **PTR_PARAMETERS)
+    delta = PTR_PARAMETERS["delta"]
+    return (AuditCase("corrected PTR, at the 2ε it spends", pair, corrected, 2.0, delta, True),
+            AuditCase("book's PTR, at the 2ε it spends", pair, book, 2.0, delta, book_holds_at_2eps),
+            AuditCase("book's PTR, at the ε it claims", pair, book, 1.0, delta, book_holds_at_eps))
+
 
 CASES: tuple[AuditCase, ...] = (
-    # Laplace with the global sensitivity of a clipped sum (100), a count (1), and the mean built from both:
-    # adding a record at the upper bound moves sum and count the most.
-    AuditCase("Laplace, sum", repeat(_laplace_sum), _ZEROS, _ADD_ONE, 1.0, 0.0, "add/remove", True),
-    AuditCase("Laplace, count", repeat(_laplace_count), _ZEROS, _ADD_ONE, 1.0, 0.0, "add/remove", True),
-    AuditCase("Laplace, mean (sum/count)", repeat(_laplace_mean), _ZEROS, _ADD_ONE, 1.0, 0.0, "add/remove",
+    # Sum of records in [0, 100] under add/remove: global sensitivity 100; noise of scale 50 is only 2-DP.
+    AuditCase("Laplace, scale 100 = GS/ε", SUM_PAIR, laplace_batch(_clipped_sum, lambda data: UPPER), 1.0, 0.0,
               True),
-    # Notebook 02: same median 2, local sensitivities 1 and 8, so noise of scale 1 against 8.
-    AuditCase("Laplace, local sensitivity", laplace_on_local_sensitivity, (1.0, 2.0, 3.0), (1.0, 2.0, 10.0),
-              1.0, 0.0, "replace-one", False),
-    # PTR at distance 0 from instability on both sides (b = 1 < 100/12): the release should happen with
-    # probability at most delta = 1/n^2 = 0.01, and its value then tells 0 from 9.09. The book's threshold
-    # passes with probability 0.035. Both are audited at the 2 epsilon they spend.
-    AuditCase("PTR, book", repeat(_ptr_book), _ZEROS, _ADD_ONE, 2.0, 0.01, "add/remove", False),
-    AuditCase("PTR, corrected", repeat(_ptr_corrected), _ZEROS, _ADD_ONE, 2.0, 0.01, "add/remove", True),
-    # Smooth-sensitivity median: one replacement moves the median from 0 to 100.
-    AuditCase("smooth-sensitivity median", repeat(_smooth_median), (0.0, 0.0, 0.0, UPPER, UPPER),
-              (0.0, 0.0, UPPER, UPPER, UPPER), 1.0, 1e-3, "replace-one", True, n_samples=12_000),
-    # Sample-and-aggregate of the max over 4 contiguous chunks: one replacement moves one chunk's max by 100.
-    AuditCase("sample-and-aggregate", repeat(_saa_max), (0.0,) * 20, (UPPER,) + (0.0,) * 19, 1.0, 0.0,
-              "replace-one", True, n_samples=20_000),
+    AuditCase("Laplace, scale 50 (GS halved)", SUM_PAIR, laplace_batch(_clipped_sum, lambda data: UPPER / 2),
+              1.0, 0.0, False),
+    # Notebook 02: same median 2, local sensitivities 1 and 8, global 8.
+    AuditCase("median + Lap(GS/ε)", TABLE_PAIR, laplace_batch(_upper_median, lambda data: _TABLE_GS), 1.0, 0.0,
+              True),
+    AuditCase("median + Lap(LS/ε)", TABLE_PAIR, laplace_batch(_upper_median, _median_ls_in_table_universe), 1.0,
+              0.0, False),
+    # Same median 50, local sensitivities 0 and 50: Lap(2 LS/ε) releases exactly 50 on x, never on x'.
+    AuditCase("smooth-sensitivity median", JUMP_PAIR, laplace_batch(_upper_median, _smooth_median_scale(1.0, 1e-3)),
+              1.0, 1e-3, True),
+    AuditCase("median + Lap(2·LS/ε)", JUMP_PAIR,
+              laplace_batch(_upper_median, lambda data: 2 * _median_ls_on_bounds(data)), 1.0, 1e-3, False),
+    # Book's PTR at distance 0 passes the test with probability 3.5% > delta and then tells 0 from 9.09.
+    *_ptr_cases(PTR_PAIRS[0], book_holds_at_2eps=False, book_holds_at_eps=False),
+    # One step from the threshold its releases are e times likelier on x', and the values up to e times again:
+    # e^2 fits the 2 eps it spends, not the eps it claims.
+    *_ptr_cases(PTR_PAIRS[1], book_holds_at_2eps=True, book_holds_at_eps=False),
+    # The book's test passes almost always here (distances 5 | 6), so only its release's eps shows. The corrected
+    # test sits at its threshold 3.9 (releases 54% | 83%): its answer tells the two apart on top of the release.
+    *_ptr_cases(PTR_PAIRS[2], book_holds_at_2eps=True, book_holds_at_eps=True),
+    AuditCase("corrected PTR, at its release's ε only", PTR_PAIRS[2], ptr_batch("corrected", **PTR_PARAMETERS),
+              1.0, PTR_PARAMETERS["delta"], False),
+    # 11 records in slices of 2 form 6 chunks, not 10: the book's noise is 6/10 of what one chunk needs.
+    AuditCase("SAA, noise for the 6 chunks formed", CHUNKS_PAIR, saa_batch(np.max, 10, LOWER, UPPER, 1.0), 1.0,
+              0.0, True),
+    AuditCase("SAA, noise for k = 10 (the book)", CHUNKS_PAIR,
+              saa_batch(np.max, 10, LOWER, UPPER, 1.0, noise_for="k"), 1.0, 0.0, False),
+    # Spreads clipped to [0, 10]: by position one chunk changes; sorted, four chunks each move by the full 10.
+    AuditCase("SAA, chunks by position", SORTED_PAIR, saa_batch(np.std, 5, 0.0, 10.0, 1.0), 1.0, 0.0, True),
+    AuditCase("SAA, chunks of the sorted data", SORTED_PAIR, saa_batch(np.std, 5, 0.0, 10.0, 1.0, order="sorted"),
+              1.0, 0.0, False),
 )
-"""The audits of notebook 05 and ``tests/test_audit.py``."""
+"""The audits of notebook 05 and ``tests/test_audit.py``: on each pair, a correct mechanism beside a broken one."""
+
+
+def verdict_table(cases: tuple[AuditCase, ...] = CASES, seed: int = 0) -> pd.DataFrame:
+    r"""Run every case with ``seed``; one row per case, indexed by (pair, mechanism): the claim, the lower bound
+    :math:`\hat\varepsilon`, the violation bound, the verdict, and what theory predicts. Notebook 05."""
+    if not isinstance(cases, (tuple, list)) or not all(isinstance(case, AuditCase) for case in cases):
+        raise TypeError(f"cases must be a tuple or list of AuditCase, got {type(cases).__name__}")
+    if not cases:
+        raise ValueError("cases must hold at least one AuditCase")
+    seed = check_int("seed", seed, 0)
+    rows = {}
+    for case in cases:
+        result = case.run(seed)
+        rows[case.pair.label, case.name] = {
+            "claim (ε, δ)": f"({case.epsilon:g}, {case.delta:g})", "ε̂": round(result.epsilon_lower, 2),
+            "violation": round(result.violation, 4), "verdict": "pass" if result.passed else "FAIL",
+            "theory on this pair": "holds" if case.holds else "violated"}
+    return pd.DataFrame.from_dict(rows, orient="index").rename_axis(["pair", "mechanism"])

@@ -1,22 +1,43 @@
-"""Tests for dpteach.audit: the confidence bounds, the tester's error rates, and the audits of every mechanism.
+"""Tests for dpteach.audit: the confidence bounds, the tester's error rates, the batched mechanisms against the
+one-shot releases they stand for, and the verdict on every pair of :data:`dpteach.audit.CASES`.
 
-The audits of :data:`dpteach.audit.CASES` are seeded, so each verdict below is deterministic; the statistical
-claim behind it (a private mechanism passes with probability >= 1 - 1e-6) is what makes the seed irrelevant.
+The audits are seeded, so each verdict below is deterministic; the statistical claim behind it (a mechanism
+that satisfies the inequality on the pair passes with probability >= 1 - 1e-6) is what makes the seed irrelevant,
+and the verdicts are checked on three seeds.
 """
 
 import functools
 import math
 
 import numpy as np
+import pandas as pd
 import pytest
 
-from dpteach.audit import CASES, audit, kl_bounds, repeat
+from dpteach import audit as audit_module
+from dpteach.audit import (
+    CASES,
+    JUMP_PAIR,
+    PTR_PAIRS,
+    SORTED_PAIR,
+    audit,
+    kl_bounds,
+    laplace_batch,
+    ptr_batch,
+    repeat,
+    saa_batch,
+    verdict_table,
+)
+from dpteach.ptr import ptr_mean, ptr_mean_book
+from dpteach.saa import sample_and_aggregate
+from dpteach.smooth import smooth_median_release
+
+SEEDS = (0, 1, 2)
 
 
 @functools.cache
-def _result(name):
-    """Each case runs once per session (the whole set takes about 15 s)."""
-    return next(c for c in CASES if c.name == name).run()
+def _result(index, seed=0):
+    """Each case runs once per seed and session (all of them take about a second)."""
+    return CASES[index].run(seed)
 
 
 def _laplace_shift(scale):
@@ -24,23 +45,132 @@ def _laplace_shift(scale):
     return lambda data, n, rng: data.sum() + rng.laplace(0.0, scale, size=n)
 
 
-@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
-def test_every_audit_gives_the_verdict_theory_predicts(case):
-    result = _result(case.name)
-    assert result.passed is case.private, result.summary()
-    if case.private:
+def _find(pair, name):
+    return next(i for i, c in enumerate(CASES) if c.pair == pair and c.name == name)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("index", range(len(CASES)), ids=[f"{c.pair.label} / {c.name}" for c in CASES])
+def test_every_audit_gives_the_verdict_theory_predicts_on_its_pair(index, seed):
+    case, result = CASES[index], _result(index, seed)
+    assert result.passed is case.holds, result.summary()
+    if case.holds:
         assert 0 <= result.epsilon_lower <= case.epsilon
     else:  # caught with a margin, not by a hair
         assert result.violation > 0.01
-        assert result.epsilon_lower > case.epsilon + 1
+        assert result.epsilon_lower > case.epsilon + 0.2
+
+
+def test_every_pair_sets_a_pass_against_a_fail():
+    for pair in {case.pair for case in CASES}:
+        verdicts = {case.holds for case in CASES if case.pair == pair}
+        assert verdicts == {True, False}, pair.label
+
+
+def test_the_verdict_table_lists_every_case_with_its_verdict():
+    table = verdict_table(CASES[:2])
+    assert list(table.index) == [(c.pair.label, c.name) for c in CASES[:2]]
+    assert list(table["verdict"]) == ["pass" if _result(i).passed else "FAIL" for i in range(2)]
+    assert list(table["ε̂"]) == [round(_result(i).epsilon_lower, 2) for i in range(2)]
+    assert isinstance(table, pd.DataFrame) and table.index.names == ["pair", "mechanism"]
 
 
 def test_the_books_ptr_leaks_through_releases_that_should_be_refused():
-    book, corrected = _result("PTR, book"), _result("PTR, corrected")
+    book = _result(_find(PTR_PAIRS[0], "book's PTR, at the 2ε it spends"))
+    corrected = _result(_find(PTR_PAIRS[0], "corrected PTR, at the 2ε it spends"))
     # At distance 0 the book's test lets 1/2 sqrt(delta/2) = 3.5% through; the corrected one delta = 1%.
     assert 1 - book.refusals[0] == pytest.approx(0.5 * math.sqrt(0.01 / 2), abs=0.003)
     assert 1 - corrected.refusals[0] == pytest.approx(0.01, abs=0.002)
-    assert book.direction == "x vs x'" and book.q_hat == 0
+    assert corrected.epsilon_lower == 0  # only the refusal branch is seen on this pair
+
+
+def test_the_other_ptr_pairs_exercise_the_release_branch():
+    threshold = math.log(1 / (2 * 0.01))  # ln(1/(2 delta)) / eps
+    for pair, distance in zip(PTR_PAIRS[1:], (0, 4), strict=True):
+        result = _result(_find(pair, "corrected PTR, at the 2ε it spends"))
+        released = [1 - r for r in result.refusals]
+        expected = [_pass_probability(d, threshold) for d in (distance, distance + 1)]
+        assert released == pytest.approx(expected, abs=0.01)
+    assert _result(_find(PTR_PAIRS[2], "corrected PTR, at the 2ε it spends")).epsilon_lower > 1
+
+
+def _pass_probability(distance, threshold):
+    """P[distance + Lap(1) >= threshold]."""
+    gap = threshold - distance
+    return 0.5 * math.exp(-gap) if gap >= 0 else 1 - 0.5 * math.exp(gap)
+
+
+def test_the_local_sensitivities_behind_the_median_pairs():
+    assert audit_module._TABLE_GS == 8
+    table = [audit_module._median_ls_in_table_universe(np.array(x)) for x in ((1.0, 2.0, 3.0), (1.0, 2.0, 10.0))]
+    assert table == [1, 8]
+    assert [audit_module._median_ls_on_bounds(np.array(x)) for x in (JUMP_PAIR.x, JUMP_PAIR.x_prime)] == [0, 50]
+
+
+def test_sorting_shifts_every_chunk_but_one_while_position_changes_one():
+    def answers(data, order):
+        values = np.sort(data) if order == "sorted" else np.asarray(data)
+        return np.clip([np.std(values[i:i + 2]) for i in range(0, values.size, 2)], 0, 10)
+
+    for order, changed in (("position", 1), ("sorted", 4)):
+        assert np.sum(answers(SORTED_PAIR.x, order) != answers(SORTED_PAIR.x_prime, order)) == changed
+
+
+# ------------------------------------------------------------------------------ batched copies vs one-shot
+def _ks_distance(a, b):
+    grid = np.sort(np.concatenate([a, b]))
+    return np.max(np.abs(np.searchsorted(np.sort(a), grid, side="right") / a.size
+                         - np.searchsorted(np.sort(b), grid, side="right") / b.size))
+
+
+def _assert_same_distribution(batched, one_shot, data, n=3_000):
+    """Refusal rate within 4 standard errors and released values within the KS critical distance at 1e-4."""
+    data = np.asarray(data, dtype=float)
+    a = batched(data, 20_000, np.random.default_rng(1))
+    b = repeat(one_shot)(data, n, np.random.default_rng(2))
+    refused_a, refused_b = np.isnan(a).mean(), np.isnan(b).mean()
+    assert abs(refused_a - refused_b) <= 4 * math.sqrt(max(refused_b * (1 - refused_b), 1e-4) / n)
+    a, b = a[~np.isnan(a)], b[~np.isnan(b)]
+    assert _ks_distance(a, b) <= math.sqrt(-math.log(1e-4 / 2) / 2) * math.sqrt((a.size + b.size) / (a.size * b.size))
+
+
+@pytest.mark.parametrize("data", [PTR_PAIRS[2].x, PTR_PAIRS[2].x_prime, (0.0,) * 98 + (50.0, 100.0)])
+def test_the_batched_ptr_draws_like_the_one_shot_releases(data):
+    _assert_same_distribution(ptr_batch("corrected", 1.0, 1.0, 0.01),
+                              lambda d, rng: ptr_mean(d, 0.0, 100.0, 1.0, 1.0, 1.0, 0.01, rng), data)
+    _assert_same_distribution(ptr_batch("book", 1.0, 1.0, 0.01),
+                              lambda d, rng: ptr_mean_book(d, 100.0, 1.0, 1.0, 0.01, rng), data)
+
+
+@pytest.mark.parametrize("data", [JUMP_PAIR.x, JUMP_PAIR.x_prime, (3.0, 97.0, 40.0, 41.0, 60.0, 12.0, 100.0)])
+def test_the_batched_smooth_median_draws_like_the_one_shot_release(data):
+    sampler = next(c.mechanism for c in CASES if c.name == "smooth-sensitivity median")
+    _assert_same_distribution(sampler, lambda d, rng: smooth_median_release(d, 0.0, 100.0, 1.0, 1e-3, rng), data)
+    scale = audit_module._smooth_median_scale(1.0, 1e-3)(np.asarray(data))
+    assert scale == smooth_median_release(data, 0.0, 100.0, 1.0, 1e-3, np.random.default_rng(0)).scale
+
+
+@pytest.mark.parametrize(("data", "k"), [((0.0,) * 11, 10), ((100.0,) + (0.0,) * 10, 10),
+                                         ((5.0, 80.0, 20.0, 60.0, 61.0, 2.0, 99.0), 3)])
+def test_the_batched_sample_and_aggregate_draws_like_the_one_shot_release(data, k):
+    _assert_same_distribution(saa_batch(np.max, k, 0.0, 100.0, 1.0),
+                              lambda d, rng: sample_and_aggregate(d, np.max, k, 0.0, 100.0, 1.0, rng), data)
+
+
+def test_the_books_saa_noise_is_scaled_to_k_and_sorting_reorders():
+    data = np.array([100.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0])
+    book = saa_batch(np.max, 10, 0.0, 100.0, 1.0, noise_for="k")(data, 200_000, np.random.default_rng(0))
+    # 6 chunks, one answers 100: centre 100/6; Laplace scale 100/10, so the mean absolute deviation is 10
+    assert np.median(book) == pytest.approx(100 / 6, abs=0.1)
+    assert np.mean(np.abs(book - 100 / 6)) == pytest.approx(10, rel=0.02)
+    ordered = saa_batch(np.max, 10, 0.0, 100.0, 1.0, order="sorted")(data, 200_000, np.random.default_rng(0))
+    assert np.median(ordered) == pytest.approx(100 / 6, abs=0.2)  # the max sits in the last chunk instead
+
+
+def test_laplace_batch_draws_the_centre_plus_laplace_noise():
+    outputs = laplace_batch(np.sum, lambda d: 2.0)(np.array([1.0, 2.0]), 100_000, np.random.default_rng(0))
+    assert np.median(outputs) == pytest.approx(3.0, abs=0.05)
+    assert np.mean(np.abs(outputs - 3.0)) == pytest.approx(2.0, rel=0.02)
 
 
 def test_kl_bounds_bracket_the_estimate_and_match_the_closed_form_at_zero():

@@ -300,6 +300,14 @@ SPECS: tuple[Spec, ...] = (
           counts=st.sampled_from([[-1], [11], [[1, 2]], ["a"], None]), n=int_bad(1), log_level=positive_bad()),
     _spec(audit.repeat, {"release": lambda data, rng: 1.0}, release=NOT_CALLABLE),
     _spec(audit.AuditCase.run, {"self": audit.CASES[1]}, seed=int_bad(0)),
+    _spec(audit.verdict_table, {"cases": audit.CASES[:1]}, seed=int_bad(0),
+          cases=st.sampled_from([None, 1, "cases", (), [audit.CASES[0].pair], audit.CASES[0], Opaque()])),
+    _spec(audit.laplace_batch, {"center": np.sum, "scale": np.size}, center=NOT_CALLABLE, scale=NOT_CALLABLE),
+    _spec(audit.ptr_batch, {"version": "book", "b": 1.0, "epsilon": 1.0, "delta": 0.01},
+          version=name_bad(("book", "corrected")), b=positive_bad(), epsilon=positive_bad(), delta=delta_bad()),
+    _spec(audit.saa_batch, {"f": np.max, "k": 2, "lower": 0.0, "upper": 1.0, "epsilon": 1.0},
+          f=NOT_CALLABLE, k=int_bad(1), lower=above(1.0) | real_bad(), upper=below(0.0) | real_bad(),
+          epsilon=positive_bad(), noise_for=name_bad(("chunks", "k")), order=name_bad(("position", "sorted"))),
     # sensitivity and smooth
     _spec(sensitivity.replicate, {"values": [1.0, 2.0], "size": 2}, values=data_bad(), size=int_bad(1)),
     _spec(sensitivity.global_sensitivity, {"universe": UNIVERSE, "size": 3, "query": "median"},
@@ -354,14 +362,13 @@ EXCUSED: dict[str, str] = {
     **{f"dpteach.{name}": "a result record built by the package" for name in (
         "audit.AuditResult", "ptr.PTRRelease", "smooth.SmoothRelease", "saa.SAARelease",
         "transformations.Transformed", "transformations.StabilityCheck", "queries.ResolvedQuery",
-        "widgets.Explanation", "datasets.BlogFigure", "audit.AuditCase")},
+        "widgets.Explanation", "datasets.BlogFigure", "audit.AuditCase", "audit.AuditPair")},
     # engine internals: only ever called on arrays that as_dataset has already checked
     **{f"dpteach.neighbours.{name}": "engine internal, called on checked arrays only" for name in (
         "distinct_counts", "count_submultisets", "submultisets", "counts_to_rows", "counts_of", "as_tuple",
         "missing_from", "multiset_difference", "positional_neighbours")},
     "dpteach.sensitivity.local_neighbour_counts": "engine internal, called on checked arrays only",
     "dpteach.plotting.draw_neighbour_table": "draws what style_neighbour_table checks; needs an Axes",
-    "dpteach.audit.laplace_on_local_sensitivity": "a sampler of the audit cases, fixed data",
 }
 
 # Known bad-input bugs in modules being rewritten (dpteach/sensitivity.py, dpteach/smooth.py): these
