@@ -1,9 +1,15 @@
-r"""Propose-test-release (PTR) for the mean: the book chapter's version and a corrected one.
+r"""Propose-test-release (PTR): the book chapter's mean, a corrected mean, and the median (Dwork & Lei 2009).
 
-Neighbours are add/remove-one. The analyst proposes a bound :math:`b` on the local sensitivity; the
-test adds :math:`\mathrm{Lap}(1/\varepsilon_t)` to the distance to instability
-:math:`D(x, b) = \min\{k : A(x, k) > b\}` (global sensitivity 1) and releases the mean with
-:math:`\mathrm{Lap}(b/\varepsilon_r)` only if the noisy distance clears a threshold. Notebook 03.
+The analyst proposes a bound :math:`b` on the local sensitivity; the test adds
+:math:`\mathrm{Lap}(1/\varepsilon_t)` to the distance to instability
+:math:`D(x, b) = \min\{k : A(x, k) > b\}` (global sensitivity 1) and releases the statistic with
+:math:`\mathrm{Lap}(b/\varepsilon_r)` only if the noisy distance clears a threshold. The mean uses
+add/remove-one neighbours, the median replace-one. Notebook 03.
+
+:math:`\delta` is part of the mechanism, so it must not depend on the data: take it from a public bound on
+the size (e.g. :math:`1/N^2` for a published :math:`N \ge n`), never from ``len(data)``. A threshold computed
+from the private :math:`n` is printed with every run and gives :math:`n` away, and neighbours of different
+sizes would run different mechanisms, which the proof does not cover.
 """
 
 from __future__ import annotations
@@ -24,6 +30,7 @@ from dpteach.mechanisms import (
     laplace_mech,
 )
 from dpteach.queries import check_data, check_int
+from dpteach.smooth import _padded_sorted
 
 
 @dataclass(frozen=True)
@@ -115,6 +122,19 @@ def ptr_threshold(epsilon: float, delta: float) -> float:
     return math.log(1 / (2 * delta)) / check_epsilon(epsilon)
 
 
+def pass_probability(distance: float, threshold: float, epsilon: float) -> float:
+    r""":math:`\Pr[d + \mathrm{Lap}(1/\varepsilon) \ge t]`: how often the test lets a dataset at distance
+    :math:`d` through. :math:`\tfrac12 e^{-\varepsilon (t - d)}` for :math:`d \le t`, else
+    :math:`1 - \tfrac12 e^{-\varepsilon (d - t)}`. Notebook 03.
+    """
+    for name, value in (("distance", distance), ("threshold", threshold)):
+        if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)) or \
+                not math.isfinite(value):
+            raise ValueError(f"{name} must be a finite real number, got {value!r}")
+    gap = check_epsilon(epsilon) * (float(threshold) - float(distance))
+    return 0.5 * math.exp(-gap) if gap >= 0 else 1.0 - 0.5 * math.exp(gap)
+
+
 def _run(
     mean: float, distance: int, b: float, eps_test: float, eps_release: float, threshold: float,
     delta: float, rng: np.random.Generator,
@@ -163,3 +183,67 @@ def ptr_mean(
     n = values.size
     distance = distance_to_instability(lambda k: mean_ls_at_distance(n, k, lower, upper), b, n)
     return _run(float(values.mean()), distance, b, eps_t, eps_r, threshold, float(delta), check_rng(rng))
+
+
+def _median_spread(xs: np.ndarray, k: int) -> float:
+    """:math:`A(k)` of the median for the padded sorted data ``xs`` (see :func:`median_ls_at_distance`)."""
+    n = xs.size - 2
+    m = math.ceil(n / 2)
+    t = np.arange(k + 2)
+    return float((xs[np.minimum(m + t, n + 1)] - xs[np.maximum(m + t - k - 1, 0)]).max())
+
+
+def median_ls_at_distance(data: ArrayLike, lower: float, upper: float, k: int | np.ndarray) -> float | np.ndarray:
+    r"""Largest local sensitivity of the median :math:`x_{(m)}`, :math:`m = \lceil n/2 \rceil`, over datasets
+    within :math:`k` replacements of the data clipped to :math:`[l, u]` (replace-one neighbours, :math:`n`
+    public; NRS 2007, Section 3.1).
+
+    Pad the sorted data with :math:`x_{(i)} = l` for :math:`i \le 0` and :math:`u` for :math:`i > n`. With
+    :math:`k` records changed, then one more, the median can land on any of :math:`x_{(m+t-k-1)}, \dots,
+    x_{(m+t)}`, so
+
+    .. math:: A(k) = \max_{0 \le t \le k+1} \bigl(x_{(m+t)} - x_{(m+t-k-1)}\bigr).
+
+    :math:`A(0)` is the local sensitivity; :math:`A` never decreases and reaches :math:`u - l`. Notebook 03.
+    """
+    xs = _padded_sorted(data, lower, upper)
+    ks = _check_distances(xs.size - 2, k, math.inf)
+    if np.ndim(ks) == 0:
+        return _median_spread(xs, int(ks))
+    return np.array([_median_spread(xs, int(d)) for d in ks.ravel()]).reshape(ks.shape)
+
+
+def median_distance_to_instability(data: ArrayLike, lower: float, upper: float, b: float) -> int:
+    r""":math:`D(x, b) = \min\{k : A(k) > b\}` for the median (:func:`median_ls_at_distance`), capped at the
+    public size :math:`n` (reached only when :math:`b \ge u - l`). One replacement changes it by at most 1,
+    because the balls around neighbours nest: :math:`A(x', k) \le A(x, k + 1)`. Notebook 03.
+    """
+    xs = _padded_sorted(data, lower, upper)
+    return distance_to_instability(lambda k: _median_spread(xs, k), check_positive("b", b), xs.size - 2)
+
+
+def ptr_median(
+    data: ArrayLike, lower: float, upper: float, b: float, epsilon_test: float, epsilon_release: float,
+    delta: float, rng: np.random.Generator | None = None,
+) -> PTRRelease:
+    r"""PTR for the median :math:`x_{(\lceil n/2 \rceil)}` of the data clipped to ``[lower, upper]``, in the
+    spirit of Dwork & Lei (STOC 2009), who introduced PTR for robust statistics such as the median (their own
+    algorithm proposes the scale on a logarithmic grid; here the analyst proposes :math:`b`).
+
+    Test :math:`D(x, b) + \mathrm{Lap}(1/\varepsilon_t) \ge t` with :math:`t` from :func:`ptr_threshold`
+    (:func:`median_distance_to_instability`), then release :math:`x_{(m)} + \mathrm{Lap}(b/\varepsilon_r)`.
+
+    Guarantee: :math:`(\varepsilon_t + \varepsilon_r, \delta)`-DP under **replace-one** neighbours (size
+    :math:`n` public), spent whether or not it returns ⊥ (``value`` None). Proof: :math:`D` has sensitivity 1,
+    so the test is :math:`\varepsilon_t`-DP. If :math:`D(x) \ge 1` or :math:`D(x') \ge 1` then
+    :math:`LS \le b` at one of the two, so :math:`|x_{(m)} - x'_{(m)}| \le b` and the release adds
+    :math:`\varepsilon_r`. Otherwise :math:`D(x) = D(x') = 0` and either run releases a value with probability
+    :math:`\Pr[\mathrm{Lap}(1/\varepsilon_t) \ge t] = \delta`. Notebook 03.
+    """
+    xs = _padded_sorted(data, lower, upper)
+    eps_t = check_positive("epsilon_test", epsilon_test)
+    eps_r = check_positive("epsilon_release", epsilon_release)
+    b, threshold = check_positive("b", b), ptr_threshold(eps_t, delta)
+    distance = distance_to_instability(lambda k: _median_spread(xs, k), b, xs.size - 2)
+    median = float(xs[math.ceil((xs.size - 2) / 2)])
+    return _run(median, distance, b, eps_t, eps_r, threshold, float(delta), check_rng(rng))

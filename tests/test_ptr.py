@@ -12,8 +12,12 @@ from dpteach.ptr import (
     book_threshold,
     distance_to_instability,
     mean_ls_at_distance,
+    median_distance_to_instability,
+    median_ls_at_distance,
+    pass_probability,
     ptr_mean,
     ptr_mean_book,
+    ptr_median,
     ptr_threshold,
 )
 
@@ -174,3 +178,116 @@ def test_ptr_mean_book_rejects_bad_input(kwargs, message):
             "rng": np.random.default_rng(0)} | kwargs
     with pytest.raises(ValueError, match=message):
         ptr_mean_book(**args)
+
+
+# ------------------------------------------------------------------------------------------ PTR on the median
+def _median(values):
+    ordered = sorted(values)
+    return ordered[math.ceil(len(ordered) / 2) - 1]
+
+
+def _brute_a(data, grid, k):
+    """Largest replace-one local sensitivity of the median over datasets within k replacements (values in grid)."""
+    def ls(y):
+        return max(abs(_median(y) - _median(y[:i] + (v,) + y[i + 1:])) for i in range(len(y)) for v in grid)
+    best = 0.0
+    for positions in itertools.combinations(range(len(data)), k):
+        for values in itertools.product(grid, repeat=k):
+            y = list(data)
+            for i, v in zip(positions, values, strict=True):
+                y[i] = v
+            best = max(best, ls(tuple(y)))
+    return best
+
+
+@pytest.mark.parametrize("data", [(0, 50, 50, 50, 100), (0, 0, 50, 50, 100), (10, 20, 30, 40), (5, 5, 70, 80, 95, 95)])
+def test_median_ls_at_distance_matches_brute_force(data):
+    grid = sorted(set(data) | {0, 100})  # maximisers only use the data's values and the bounds
+    for k in range(3):
+        assert median_ls_at_distance(data, 0, 100, k) == _brute_a(data, grid, k), k
+
+
+def test_five_number_median_jumps_between_neighbours():
+    assert median_ls_at_distance((0, 50, 50, 50, 100), 0, 100, 0) == 0
+    assert median_ls_at_distance((0, 0, 50, 50, 100), 0, 100, 0) == 50
+    assert list(median_ls_at_distance((0, 50, 50, 50, 100), 0, 100, np.arange(5))) == [0, 50, 50, 100, 100]
+
+
+def test_median_distance_has_sensitivity_one_under_replacement():
+    rng = np.random.default_rng(7)
+    for _ in range(200):
+        data = rng.integers(0, 6, size=int(rng.integers(1, 9))).astype(float) * 20
+        other = data.copy()
+        other[rng.integers(data.size)] = rng.integers(0, 6) * 20
+        b = float(rng.choice([0.5, 20.5, 40.5, 60.5]))
+        d, d_other = (median_distance_to_instability(x, 0, 100, b) for x in (data, other))
+        assert abs(d - d_other) <= 1
+
+
+def test_median_distance_is_the_first_k_above_b_and_capped_at_n():
+    data = (0, 50, 50, 50, 100)
+    assert median_distance_to_instability(data, 0, 100, 10) == 1
+    assert median_distance_to_instability(data, 0, 100, 60) == 3
+    assert median_distance_to_instability(data, 0, 100, 100) == 5  # b >= u - l: never unstable, capped at n
+
+
+def test_ptr_median_releases_on_ties_and_refuses_on_spread_data():
+    ages = load_adult()["Age"].to_numpy()
+    run = ptr_median(ages, 0, 100, 0.01, 1.0, 1.0, 1e-9, np.random.default_rng(3))
+    assert run.value == pytest.approx(np.median(ages), abs=0.2)
+    assert run.epsilon_spent == 2.0 and run.threshold == ptr_threshold(1.0, 1e-9)
+    spread = ptr_median(np.linspace(0, 100, 51), 0, 100, 0.01, 1.0, 1.0, 1e-9, np.random.default_rng(3))
+    assert spread.value is None
+
+
+def test_ptr_median_refusal_rate_at_distance_zero_is_delta():
+    data = (0, 0, 50, 50, 100)  # D = 0 for b = 10
+    rng = np.random.default_rng(11)
+    released = [ptr_median(data, 0, 100, 10, 1.0, 1.0, 0.05, rng).value is not None for _ in range(20_000)]
+    assert np.mean(released) == pytest.approx(0.05, abs=0.006)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "message"),
+    [
+        ({"lower": 5.0, "upper": 1.0}, ValueError, "lower must be < upper"),
+        ({"b": 0.0}, ValueError, "b must be a finite number > 0"),
+        ({"epsilon_test": -1.0}, ValueError, "epsilon_test must be"),
+        ({"delta": 0.7}, ValueError, r"delta must be in \(0, 0.5\)"),
+        ({"data": []}, ValueError, "data must not be empty"),
+        ({"rng": 3}, TypeError, "rng must be a numpy.random.Generator"),
+    ],
+)
+def test_ptr_median_rejects_bad_input(kwargs, error, message):
+    args = {"data": [1.0, 2.0], "lower": 0.0, "upper": 10.0, "b": 1.0, "epsilon_test": 1.0,
+            "epsilon_release": 1.0, "delta": 1e-3, "rng": np.random.default_rng(0)} | kwargs
+    with pytest.raises(error, match=message):
+        ptr_median(**args)
+
+
+def test_median_ls_at_distance_rejects_bad_distances():
+    with pytest.raises(ValueError, match="k must lie in"):
+        median_ls_at_distance([1.0, 2.0], 0, 10, -1)
+    with pytest.raises(TypeError, match="k must be an integer"):
+        median_ls_at_distance([1.0, 2.0], 0, 10, 1.5)
+
+
+def test_pass_probability_matches_sampling_and_shows_the_books_off_by_one():
+    noise = np.random.default_rng(8).laplace(0.0, 1.0, size=400_000)
+    for d, t in [(0, 2.0), (1, 2.0), (5, 2.0)]:
+        assert pass_probability(d, t, 1.0) == pytest.approx(np.mean(d + noise >= t), abs=0.003)
+    delta = 1 / N_ADULT**2
+    t = book_threshold(1.0, delta)
+    book = distance_to_instability(lambda k: book_mean_ls_at_distance(N_ADULT, k, 100.0), 0.005, N_ADULT)
+    true = distance_to_instability(lambda k: mean_ls_at_distance(N_ADULT, k, 0.0, 100.0), 0.005, N_ADULT)
+    assert book == true + 1  # the book's A(k) = u/(n-k+1) is the true A(k-1)
+    assert pass_probability(1, t, 1.0) == pytest.approx(0.5 * math.exp(-(t - 1)))
+    assert pass_probability(1, t, 1.0) / pass_probability(0, t, 1.0) == pytest.approx(math.e)
+
+
+@pytest.mark.parametrize(("kwargs", "message"), [({"distance": math.nan}, "distance must be"),
+                                                  ({"threshold": "1"}, "threshold must be"),
+                                                  ({"epsilon": 0.0}, "epsilon must be")])
+def test_pass_probability_rejects_bad_input(kwargs, message):
+    with pytest.raises((ValueError, TypeError), match=message):
+        pass_probability(**({"distance": 0, "threshold": 1.0, "epsilon": 1.0} | kwargs))
