@@ -354,7 +354,7 @@ def plot_privacy_loss(z: Sequence[float], densities: Mapping[str, Sequence[float
         raise ValueError(f"epsilon must be a finite number > 0, got {epsilon!r}")
     _check_text(title, "title")
     (first, p), (second, q) = curves.items()
-    fig, (left, right) = plt.subplots(1, 2, figsize=(11.0, 3.6))
+    fig, (left, right) = plt.subplots(1, 2, figsize=(11.0, 3.3))
     for label, curve in curves.items():
         left.plot(grid, curve, label=label)
     left.set(xlabel="released value z", ylabel="density", title="output densities")
