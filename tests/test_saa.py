@@ -38,16 +38,60 @@ def test_shuffled_chunking_puts_every_record_in_exactly_one_of_k_chunks():
     data = np.ones(1000)
     result = sample_and_aggregate(data, np.sum, 10, 0.0, 1000.0, 1e9, np.random.default_rng(1), chunking="shuffled")
     assert result.n_chunks == 10
+    assert result.noisy_count == pytest.approx(10.0, abs=1e-6)
     assert result.value == pytest.approx(100.0, abs=1e-4)  # the chunk sizes add up to 1000
 
 
-def test_shuffled_empty_chunks_answer_the_midpoint():
-    result = sample_and_aggregate([5.0], np.mean, 1, 0.0, 10.0, 1e9, np.random.default_rng(1), chunking="shuffled")
-    assert result.value == pytest.approx(5.0, abs=1e-6)
-    data = np.zeros(3)
-    sizes = [sample_and_aggregate(data, len, 3, 0.0, 30.0, 1e9, np.random.default_rng(s), chunking="shuffled")
-             for s in range(20)]
-    assert any(r.value != pytest.approx(1.0, abs=1e-6) for r in sizes)  # some seed leaves a chunk empty (15)
+def test_shuffled_empty_chunks_add_nothing():
+    # one record, three labels: two chunks are empty; the old design answered (8 + 5 + 5) / 3 = 6
+    result = sample_and_aggregate([8.0], np.mean, 3, 0.0, 10.0, 1e9, np.random.default_rng(1), chunking="shuffled")
+    assert result.value == pytest.approx(8.0, abs=1e-6)
+    assert result.noisy_count == pytest.approx(1.0, abs=1e-6)
+
+
+def test_shuffled_is_unbiased_with_many_empty_chunks():
+    data = np.full(50, 10.0)  # 40 labels for 50 records: about 11 chunks stay empty
+    values = [sample_and_aggregate(data, np.mean, 40, 0.0, 100.0, 1e6, np.random.default_rng(s),
+                                   chunking="shuffled") for s in range(20)]
+    assert all(r.noisy_count < 39.5 for r in values)  # empty chunks did occur
+    assert all(r.value == pytest.approx(10.0, abs=1e-3) for r in values)
+
+
+def _sum_and_count(data, seed, n_chunks=4, lower=0.0, upper=10.0):
+    """(S, c) recovered from a release with negligible noise: c = noisy count, S = (value - midpoint) * c."""
+    r = sample_and_aggregate(data, np.max, n_chunks, lower, upper, 1e12, np.random.default_rng(seed),
+                             chunking="shuffled")
+    return (r.value - (lower + upper) / 2) * r.noisy_count, r.noisy_count
+
+
+def test_shuffled_sum_and_count_have_sensitivity_width_and_one_under_add_remove():
+    rng = np.random.default_rng(3)
+    for seed in range(300):
+        data = list(rng.uniform(0, 10, size=int(rng.integers(1, 8))))
+        labels = np.random.default_rng(seed).integers(0, 4, size=len(data) + 1)
+        assert (np.random.default_rng(seed).integers(0, 4, size=len(data)) == labels[:-1]).all()  # coupling
+        (s0, c0), (s1, c1) = _sum_and_count(data, seed), _sum_and_count(data + [float(rng.uniform(0, 10))], seed)
+        assert abs(s1 - s0) <= 10.0 + 1e-6 and abs(c1 - c0) <= 1 + 1e-6
+
+
+@pytest.mark.parametrize("data", [[], [3.0], [1.0, 2.0]])
+def test_shuffled_answers_whatever_the_size(data):
+    result = sample_and_aggregate(data, np.mean, 10, 0.0, 10.0, 1.0, np.random.default_rng(0), chunking="shuffled")
+    assert 0.0 <= result.value <= 10.0 and result.n_chunks == 10
+
+
+def test_contiguous_on_sorted_data_breaks_the_replace_one_bound():
+    """One replacement in value-ordered data shifts every chunk: the mean of the answers moves by c times the
+    sensitivity the noise is scaled to."""
+    data = np.repeat(np.arange(10.0), 2)  # sorted pairs (0, 0), (1, 1), ...: every chunk of 2 has range 0
+    other = data.copy()
+    other[0] = 9.5  # one record replaced
+    runs = [sample_and_aggregate(np.sort(x), np.ptp, 10, 0.0, 1.0, 1e9, np.random.default_rng(0))
+            for x in (data, other)]
+    bound = runs[0].scale * 1e9  # (u - l) / c, the change the noise is calibrated to
+    assert abs(runs[1].value - runs[0].value) > 9 * bound
+    by_position = [sample_and_aggregate(x, np.ptp, 10, 0.0, 1.0, 1e9, np.random.default_rng(0)) for x in (data, other)]
+    assert abs(by_position[1].value - by_position[0].value) <= bound + 1e-6
 
 
 def test_shuffled_chunking_is_reproducible_and_seed_dependent():
@@ -66,9 +110,9 @@ def test_more_chunks_means_less_noise_on_adult():
 @pytest.mark.parametrize(
     ("kwargs", "error", "message"),
     [
-        ({"k": 0}, ValueError, "k must be >= 1 and <= len"),
-        ({"k": 11}, ValueError, "k must be >= 1 and <= len"),
-        ({"k": 2.5}, TypeError, "k must be an integer"),
+        ({"n_chunks": 0}, ValueError, "n_chunks must be >= 1 and <= len"),
+        ({"n_chunks": 11}, ValueError, "n_chunks must be >= 1 and <= len"),
+        ({"n_chunks": 2.5}, TypeError, "n_chunks must be an integer"),
         ({"chunking": "random"}, ValueError, "chunking must be 'contiguous' or 'shuffled'"),
         ({"f": 3}, TypeError, "f must be a callable"),
         ({"f": lambda x: math.nan}, ValueError, "f must return a finite number"),
@@ -79,12 +123,14 @@ def test_more_chunks_means_less_noise_on_adult():
     ],
 )
 def test_sample_and_aggregate_rejects_bad_input(kwargs, error, message):
-    args = {"data": np.arange(10.0), "f": np.mean, "k": 2, "lower": 0.0, "upper": 10.0, "epsilon": 1.0,
+    args = {"data": np.arange(10.0), "f": np.mean, "n_chunks": 2, "lower": 0.0, "upper": 10.0, "epsilon": 1.0,
             "rng": np.random.default_rng(0)} | kwargs
     with pytest.raises(error, match=message):
         sample_and_aggregate(**args)
 
 
-def test_shuffled_chunking_also_checks_k():
-    with pytest.raises(ValueError, match="k must be >= 1"):
-        sample_and_aggregate([1.0, 2.0], np.mean, 3, 0.0, 1.0, 1.0, np.random.default_rng(0), chunking="shuffled")
+def test_shuffled_chunking_checks_n_chunks_but_not_the_size():
+    with pytest.raises(ValueError, match="n_chunks must be >= 1"):
+        sample_and_aggregate([1.0, 2.0], np.mean, 0, 0.0, 1.0, 1.0, np.random.default_rng(0), chunking="shuffled")
+    with pytest.raises(ValueError, match="data must hold finite"):
+        sample_and_aggregate([1.0, np.nan], np.mean, 3, 0.0, 1.0, 1.0, np.random.default_rng(0), chunking="shuffled")
