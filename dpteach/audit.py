@@ -442,9 +442,11 @@ def saa_batch(
 # --------------------------------------------------------------------------------------------- the audits
 @dataclass(frozen=True)
 class AuditPair:
-    """Two neighbouring datasets, chosen by hand, and the neighbour relation that makes them neighbours."""
+    """Two neighbouring datasets chosen by hand, the relation that makes them neighbours, and a label (``short``
+    for figure panels)."""
 
     label: str
+    short: str
     x: tuple[float, ...]
     x_prime: tuple[float, ...]
     relation: str
@@ -456,10 +458,11 @@ class AuditCase:
     predicts: ``holds`` is True when the inequality of the claim holds on this pair for every event (the audit
     should pass), False when a known flaw breaks it on this pair (the audit should fail). A mechanism with no
     valid claim may still hold on a pair that does not expose its flaw: the book's PTR at :math:`2\varepsilon`
-    away from distance 0.
+    away from distance 0. ``short`` labels the case in figures.
     """
 
     name: str
+    short: str
     pair: AuditPair
     mechanism: Sampler
     epsilon: float
@@ -474,18 +477,19 @@ class AuditCase:
 
 
 _ZEROS = (0.0,) * 10
-SUM_PAIR = AuditPair("sum: 10 zeros | + one 100", _ZEROS, (*_ZEROS, UPPER), "add/remove")
-TABLE_PAIR = AuditPair("median: (1, 2, 3) | (1, 2, 10)", (1.0, 2.0, 3.0), (1.0, 2.0, 10.0), "replace-one")
-JUMP_PAIR = AuditPair("median: (0, 50, 50, 50, 100) | (0, 0, 50, 50, 100)", (0.0, 50.0, 50.0, 50.0, UPPER),
-                      (0.0, 0.0, 50.0, 50.0, UPPER), "replace-one")
-PTR_PAIRS = tuple(AuditPair(f"PTR, distance {d} | {d_prime}: {n} zeros | + one 100", (0.0,) * n,
-                            (0.0,) * n + (UPPER,), "add/remove") for d, d_prime, n in ((0, 0, 10), (0, 1, 99),
-                                                                                      (4, 5, 103)))
-CHUNKS_PAIR = AuditPair("SAA max, k = 10 (6 chunks form): 11 zeros | first is 100", (0.0,) * 11,
-                        (UPPER,) + (0.0,) * 10, "replace-one")
+SUM_PAIR = AuditPair("sum: 10 zeros | + one 100", "sum", _ZEROS, (*_ZEROS, UPPER), "add/remove")
+TABLE_PAIR = AuditPair("median: (1, 2, 3) | (1, 2, 10)", "median (notebook 02)", (1.0, 2.0, 3.0),
+                       (1.0, 2.0, 10.0), "replace-one")
+JUMP_PAIR = AuditPair("median: (0, 50, 50, 50, 100) | (0, 0, 50, 50, 100)", "median, LS 0 | 50",
+                      (0.0, 50.0, 50.0, 50.0, UPPER), (0.0, 0.0, 50.0, 50.0, UPPER), "replace-one")
+PTR_PAIRS = tuple(AuditPair(f"PTR, distance {d} | {d + step}: {n} zeros | + one 100", f"PTR, distance {d} | {d + step}",
+                            (0.0,) * n, (0.0,) * n + (UPPER,), "add/remove")
+                  for d, step, n in ((0, 0, 10), (0, 1, 99), (4, 1, 103)))
+CHUNKS_PAIR = AuditPair("SAA max, k = 10 (6 chunks form): 11 zeros | first is 100", "SAA, 6 chunks for k = 10",
+                        (0.0,) * 11, (UPPER,) + (0.0,) * 10, "replace-one")
 _STEPS = (0.0, 0.0, 25.0, 25.0, 50.0, 50.0, 75.0, 75.0, UPPER, UPPER)
-SORTED_PAIR = AuditPair("SAA std, k = 5: (0, 0, 25, 25, …, 100, 100) | first is 100", _STEPS,
-                        (UPPER, *_STEPS[1:]), "replace-one")
+SORTED_PAIR = AuditPair("SAA std, k = 5: (0, 0, 25, 25, …, 100, 100) | first is 100", "SAA std, k = 5",
+                        _STEPS, (UPPER, *_STEPS[1:]), "replace-one")
 
 _TABLE_GS = global_sensitivity(MEDIAN_UNIVERSE, 3, "median", relation="bounded")
 PTR_PARAMETERS = {"b": 1.0, "epsilon": 1.0, "delta": 0.01}
@@ -497,26 +501,26 @@ the book's :math:`\max(0, n - 98)`."""
 def _ptr_cases(pair: AuditPair, *, book_holds_at_2eps: bool, book_holds_at_eps: bool) -> tuple[AuditCase, ...]:
     corrected, book = ptr_batch("corrected", **PTR_PARAMETERS), ptr_batch("book", **PTR_PARAMETERS)
     delta = PTR_PARAMETERS["delta"]
-    return (AuditCase("corrected PTR, at the 2ε it spends", pair, corrected, 2.0, delta, True),
-            AuditCase("book's PTR, at the 2ε it spends", pair, book, 2.0, delta, book_holds_at_2eps),
-            AuditCase("book's PTR, at the ε it claims", pair, book, 1.0, delta, book_holds_at_eps))
+    return (AuditCase("corrected PTR, at the 2ε it spends", "fixed, 2ε", pair, corrected, 2.0, delta, True),
+            AuditCase("book's PTR, at the 2ε it spends", "book, 2ε", pair, book, 2.0, delta, book_holds_at_2eps),
+            AuditCase("book's PTR, at the ε it claims", "book, ε", pair, book, 1.0, delta, book_holds_at_eps))
 
 
 CASES: tuple[AuditCase, ...] = (
     # Sum of records in [0, 100] under add/remove: global sensitivity 100; noise of scale 50 is only 2-DP.
-    AuditCase("Laplace, scale 100 = GS/ε", SUM_PAIR, laplace_batch(_clipped_sum, lambda data: UPPER), 1.0, 0.0,
-              True),
-    AuditCase("Laplace, scale 50 (GS halved)", SUM_PAIR, laplace_batch(_clipped_sum, lambda data: UPPER / 2),
-              1.0, 0.0, False),
+    AuditCase("Laplace, scale 100 = GS/ε", "GS", SUM_PAIR, laplace_batch(_clipped_sum, lambda data: UPPER),
+              1.0, 0.0, True),
+    AuditCase("Laplace, scale 50 (GS halved)", "GS / 2", SUM_PAIR,
+              laplace_batch(_clipped_sum, lambda data: UPPER / 2), 1.0, 0.0, False),
     # Notebook 02: same median 2, local sensitivities 1 and 8, global 8.
-    AuditCase("median + Lap(GS/ε)", TABLE_PAIR, laplace_batch(_upper_median, lambda data: _TABLE_GS), 1.0, 0.0,
-              True),
-    AuditCase("median + Lap(LS/ε)", TABLE_PAIR, laplace_batch(_upper_median, _median_ls_in_table_universe), 1.0,
-              0.0, False),
+    AuditCase("median + Lap(GS/ε)", "GS", TABLE_PAIR, laplace_batch(_upper_median, lambda data: _TABLE_GS),
+              1.0, 0.0, True),
+    AuditCase("median + Lap(LS/ε)", "LS", TABLE_PAIR, laplace_batch(_upper_median, _median_ls_in_table_universe),
+              1.0, 0.0, False),
     # Same median 50, local sensitivities 0 and 50: Lap(2 LS/ε) releases exactly 50 on x, never on x'.
-    AuditCase("smooth-sensitivity median", JUMP_PAIR, laplace_batch(_upper_median, _smooth_median_scale(1.0, 1e-3)),
-              1.0, 1e-3, True),
-    AuditCase("median + Lap(2·LS/ε)", JUMP_PAIR,
+    AuditCase("smooth-sensitivity median", "smooth", JUMP_PAIR,
+              laplace_batch(_upper_median, _smooth_median_scale(1.0, 1e-3)), 1.0, 1e-3, True),
+    AuditCase("median + Lap(2·LS/ε)", "2·LS", JUMP_PAIR,
               laplace_batch(_upper_median, lambda data: 2 * _median_ls_on_bounds(data)), 1.0, 1e-3, False),
     # Book's PTR at distance 0 passes the test with probability 3.5% > delta and then tells 0 from 9.09.
     *_ptr_cases(PTR_PAIRS[0], book_holds_at_2eps=False, book_holds_at_eps=False),
@@ -526,17 +530,18 @@ CASES: tuple[AuditCase, ...] = (
     # The book's test passes almost always here (distances 5 | 6), so only its release's eps shows. The corrected
     # test sits at its threshold 3.9 (releases 54% | 83%): its answer tells the two apart on top of the release.
     *_ptr_cases(PTR_PAIRS[2], book_holds_at_2eps=True, book_holds_at_eps=True),
-    AuditCase("corrected PTR, at its release's ε only", PTR_PAIRS[2], ptr_batch("corrected", **PTR_PARAMETERS),
-              1.0, PTR_PARAMETERS["delta"], False),
+    AuditCase("corrected PTR, at its release's ε only", "fixed, ε", PTR_PAIRS[2],
+              ptr_batch("corrected", **PTR_PARAMETERS), 1.0, PTR_PARAMETERS["delta"], False),
     # 11 records in slices of 2 form 6 chunks, not 10: the book's noise is 6/10 of what one chunk needs.
-    AuditCase("SAA, noise for the 6 chunks formed", CHUNKS_PAIR, saa_batch(np.max, 10, LOWER, UPPER, 1.0), 1.0,
-              0.0, True),
-    AuditCase("SAA, noise for k = 10 (the book)", CHUNKS_PAIR,
+    AuditCase("SAA, noise for the 6 chunks formed", "6 chunks", CHUNKS_PAIR,
+              saa_batch(np.max, 10, LOWER, UPPER, 1.0), 1.0, 0.0, True),
+    AuditCase("SAA, noise for k = 10 (the book)", "k = 10", CHUNKS_PAIR,
               saa_batch(np.max, 10, LOWER, UPPER, 1.0, noise_for="k"), 1.0, 0.0, False),
     # Spreads clipped to [0, 10]: by position one chunk changes; sorted, four chunks each move by the full 10.
-    AuditCase("SAA, chunks by position", SORTED_PAIR, saa_batch(np.std, 5, 0.0, 10.0, 1.0), 1.0, 0.0, True),
-    AuditCase("SAA, chunks of the sorted data", SORTED_PAIR, saa_batch(np.std, 5, 0.0, 10.0, 1.0, order="sorted"),
-              1.0, 0.0, False),
+    AuditCase("SAA, chunks by position", "by position", SORTED_PAIR, saa_batch(np.std, 5, 0.0, 10.0, 1.0),
+              1.0, 0.0, True),
+    AuditCase("SAA, chunks of the sorted data", "sorted", SORTED_PAIR,
+              saa_batch(np.std, 5, 0.0, 10.0, 1.0, order="sorted"), 1.0, 0.0, False),
 )
 """The audits of notebook 05 and ``tests/test_audit.py``: on each pair, a correct mechanism beside a broken one."""
 
@@ -554,6 +559,7 @@ def verdict_table(cases: tuple[AuditCase, ...] = CASES, seed: int = 0) -> pd.Dat
         result = case.run(seed)
         rows[case.pair.label, case.name] = {
             "claim (ε, δ)": f"({case.epsilon:g}, {case.delta:g})", "ε̂": round(result.epsilon_lower, 2),
+            "released on x | x'": f"{1 - result.refusals[0]:.1%} | {1 - result.refusals[1]:.1%}",
             "violation": round(result.violation, 4), "verdict": "pass" if result.passed else "FAIL",
             "theory on this pair": "holds" if case.holds else "violated"}
     return pd.DataFrame.from_dict(rows, orient="index").rename_axis(["pair", "mechanism"])

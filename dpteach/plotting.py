@@ -404,3 +404,43 @@ def plot_curves(panels: Mapping[str, Mapping[str, pd.Series]], *, ylabel: str, t
     fig.suptitle(title)
     fig.tight_layout()
     return fig
+
+
+def plot_audit_verdicts(panels: Mapping[str, Mapping[str, tuple[float, float, bool]]], *, title: str) -> Figure:
+    r"""One panel per pair of neighbours (notebook 05): a bar per mechanism for the audit's lower bound
+    :math:`\hat\varepsilon`, green if the audit passed and red if it failed, and a black line at the
+    :math:`\varepsilon` it was audited against.
+
+    ``panels`` maps a pair's label to ``{mechanism label: (ε̂, claimed ε, passed)}``. Two rows of panels.
+    """
+    if not isinstance(panels, Mapping) or not panels:
+        raise ValueError(f"panels must be a non-empty mapping of pair label to bars, got {panels!r}")
+    _check_text(title, "title")
+    columns = math.ceil(len(panels) / 2)
+    fig, axes = plt.subplots(2, columns, figsize=(3.0 * columns, 5.6), squeeze=False)
+    for ax in axes.flat[len(panels):]:
+        ax.set_visible(False)
+    for ax, (pair, bars) in zip(axes.flat, panels.items(), strict=False):  # spare axes are hidden above
+        well_formed = (isinstance(bar, tuple) and len(bar) == 3 and isinstance(bar[2], (bool, np.bool_))
+                       for bar in (bars.values() if isinstance(bars, Mapping) else ()))
+        if not isinstance(bars, Mapping) or not bars or not all(well_formed):
+            raise ValueError(f"panels[{pair!r}] must be a non-empty mapping of label to (ε̂, ε, passed)")
+        found = check_data([bar[0] for bar in bars.values()], f"panels[{pair!r}] ε̂")
+        claimed = check_data([bar[1] for bar in bars.values()], f"panels[{pair!r}] ε")
+        colours = ["#2ca02c" if bar[2] else "#d62728" for bar in bars.values()]
+        x = np.arange(len(bars))
+        ax.bar(x, found, color=colours, width=0.6)
+        ax.hlines(claimed, x - 0.4, x + 0.4, color="black", linewidth=2.2)
+        top = 1.35 * max(found.max(), claimed.max())
+        for i, (low, claim, bar) in enumerate(zip(found, claimed, bars.values(), strict=True)):
+            ax.text(i, max(low, claim) + 0.03 * top, f"{low:.2f}\n{'pass' if bar[2] else 'FAIL'}", ha="center",
+                    va="bottom", fontsize=8.5)
+        ax.set_xticks(x, list(bars), fontsize=8.5)
+        ax.set(title=pair, ylim=(0, top))
+        ax.grid(axis="x", visible=False)
+        ax.title.set_fontsize(10)
+    for row in axes:
+        row[0].set_ylabel("ε")
+    fig.suptitle(title)
+    fig.tight_layout()
+    return fig

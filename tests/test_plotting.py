@@ -97,3 +97,16 @@ def test_curves_panels_share_y_and_label_every_value() -> None:
     assert fig.axes[0].get_ylim()[1] > 4.0
     assert [t.get_text() for t in fig.axes[0].texts] == ["3.0", "2.0", "3.0", "4.0"]
     assert list(fig.axes[0].get_xticks()) == [1, 2]
+
+
+def test_audit_verdicts_draw_a_bar_per_mechanism_coloured_by_verdict_with_the_claim() -> None:
+    panels = {"pair 1": {"right": (0.9, 1.0, True), "wrong": (1.9, 1.0, False)}, "pair 2": {"only": (3.0, 2.0, False)}}
+    fig = plotting.plot_audit_verdicts(panels, title="t")
+    first = fig.axes[0]
+    assert [bar.get_height() for bar in first.patches] == [0.9, 1.9]
+    assert [bar.get_facecolor()[:3] for bar in first.patches] == [matplotlib.colors.to_rgb("#2ca02c"),
+                                                                  matplotlib.colors.to_rgb("#d62728")]
+    assert [t.get_text() for t in first.texts] == ["0.90\npass", "1.90\nFAIL"]
+    assert [seg[0][1] for seg in first.collections[0].get_segments()] == [1.0, 1.0]
+    assert first.get_ylim()[1] > 1.9 and fig.axes[1].get_ylim()[1] > 3.0
+    assert sum(ax.get_visible() for ax in fig.axes) == 2
