@@ -5,14 +5,35 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 NBVAL := --nbval --nbval-current-env --nbval-sanitize-with notebooks/sanitize.cfg
 
-.PHONY: figures test lint unit nbval lab clean tumult-check slides test-browser bench
+.PHONY: figures test lint unit nbval lab clean tumult-check slides test-browser bench lock test-latest
 
-# (Re)create the virtual environment when it is missing or pyproject.toml changed since the last install.
-$(STAMP): pyproject.toml
+LOCK := requirements.lock
+
+# (Re)create the virtual environment when it is missing or pyproject.toml or the lock changed since the last
+# install. The lock pins the exact versions the stored notebook outputs were made with; pyproject.toml keeps ranges.
+$(STAMP): pyproject.toml $(LOCK)
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e ".[dev]"
+	$(BIN)/python -m pip install --quiet -r $(LOCK)
+	$(BIN)/python -m pip install --quiet --no-deps -e .
 	@touch $(STAMP)
+
+# Re-resolve the lock from pyproject.toml's ranges (newest allowed versions, one fork per Python where they differ).
+lock: $(STAMP)
+	$(BIN)/python -m pip install --quiet uv
+	$(BIN)/uv pip compile pyproject.toml --extra dev --universal --python-version 3.10 --no-header --quiet -o $(LOCK)
+
+# The newest versions pyproject.toml allows, in a throwaway environment: unit tests and nbval, then the drift
+# from the lock. A failure here is what next year's student would meet; `make lock` adopts the new versions.
+LATEST := _build/latest-venv
+test-latest:
+	rm -rf $(LATEST) && $(PYTHON) -m venv $(LATEST)
+	$(LATEST)/bin/python -m pip install --quiet --upgrade pip
+	$(LATEST)/bin/python -m pip install --quiet --upgrade -e ".[dev]"
+	$(LATEST)/bin/python scripts/lock_drift.py $(LOCK)
+	$(LATEST)/bin/python -m pytest tests --ignore=tests/browser \
+	  --deselect tests/test_packaging.py::test_installed_versions_match_the_lock
+	$(LATEST)/bin/python -m pytest $(NBVAL) notebooks
 
 figures: $(STAMP)
 	$(BIN)/python scripts/run_notebooks.py notebooks
