@@ -417,7 +417,7 @@ def plot_audit_verdicts(panels: Mapping[str, Mapping[str, tuple[float, float, bo
         raise ValueError(f"panels must be a non-empty mapping of pair label to bars, got {panels!r}")
     _check_text(title, "title")
     columns = math.ceil(len(panels) / 2)
-    fig, axes = plt.subplots(2, columns, figsize=(3.0 * columns, 5.6), squeeze=False)
+    fig, axes = plt.subplots(2, columns, figsize=(3.0 * columns, 4.8), squeeze=False)
     for ax in axes.flat[len(panels):]:
         ax.set_visible(False)
     for ax, (pair, bars) in zip(axes.flat, panels.items(), strict=False):  # spare axes are hidden above
