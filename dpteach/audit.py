@@ -548,7 +548,8 @@ CASES: tuple[AuditCase, ...] = (
 
 def verdict_table(cases: tuple[AuditCase, ...] = CASES, seed: int = 0) -> pd.DataFrame:
     r"""Run every case with ``seed``; one row per case, indexed by (pair, mechanism): the claim, the lower bound
-    :math:`\hat\varepsilon`, the violation bound, the verdict, and what theory predicts. Notebook 05."""
+    :math:`\hat\varepsilon`, how often each dataset got an answer (not ⊥), the violation bound, the verdict, and
+    what theory predicts on the pair. Notebook 05."""
     if not isinstance(cases, (tuple, list)) or not all(isinstance(case, AuditCase) for case in cases):
         raise TypeError(f"cases must be a tuple or list of AuditCase, got {type(cases).__name__}")
     if not cases:
