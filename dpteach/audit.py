@@ -458,7 +458,9 @@ class AuditCase:
     predicts: ``holds`` is True when the inequality of the claim holds on this pair for every event (the audit
     should pass), False when a known flaw breaks it on this pair (the audit should fail). A mechanism with no
     valid claim may still hold on a pair that does not expose its flaw: the book's PTR at :math:`2\varepsilon`
-    away from distance 0. ``short`` labels the case in figures.
+    away from distance 0. Theory here is about the mechanism with real-valued noise; its floating-point sampler
+    breaks every claim on a set of outputs no audit isolates (module documentation, *Limits*). ``short`` labels
+    the case in figures.
     """
 
     name: str
@@ -548,8 +550,8 @@ CASES: tuple[AuditCase, ...] = (
 
 def verdict_table(cases: tuple[AuditCase, ...] = CASES, seed: int = 0) -> pd.DataFrame:
     r"""Run every case with ``seed``; one row per case, indexed by (pair, mechanism): the claim, the lower bound
-    :math:`\hat\varepsilon`, how often each dataset got an answer (not ⊥), the violation bound, the verdict, and
-    what theory predicts on the pair. Notebook 05."""
+    :math:`\hat\varepsilon`, the neighbour relation, how often each dataset got an answer (not ⊥), the violation
+    bound, the verdict, and what theory predicts on the pair. Notebook 05."""
     if not isinstance(cases, (tuple, list)) or not all(isinstance(case, AuditCase) for case in cases):
         raise TypeError(f"cases must be a tuple or list of AuditCase, got {type(cases).__name__}")
     if not cases:
@@ -559,7 +561,8 @@ def verdict_table(cases: tuple[AuditCase, ...] = CASES, seed: int = 0) -> pd.Dat
     for case in cases:
         result = case.run(seed)
         rows[case.pair.label, case.name] = {
-            "claim (ε, δ)": f"({case.epsilon:g}, {case.delta:g})", "ε̂": round(result.epsilon_lower, 2),
+            "neighbours": case.pair.relation, "claim (ε, δ)": f"({case.epsilon:g}, {case.delta:g})",
+            "ε̂": round(result.epsilon_lower, 2),
             "released on x | x'": f"{1 - result.refusals[0]:.1%} | {1 - result.refusals[1]:.1%}",
             "violation": round(result.violation, 4), "verdict": "pass" if result.passed else "FAIL",
             "theory on this pair": "holds" if case.holds else "violated"}
