@@ -6,10 +6,13 @@ Workloads (issue #6):
 2. scaling: global and local sensitivity for universes of 10^4..10^6 values (release = half, k = 10), and the
    cost curve of enumeration against the closed forms on small universes;
 3. the smooth sensitivity of the median on the Adult ages: O(n log n) against the O(n^2) direct evaluation,
-   and its growth for n = 10^3..10^6.
+   and its growth for n = 10^3..10^6;
+4. notebook 06's cost curve: one workload (the global median, both relations, release = half the universe) for
+   every method and size, each time a median of repeated runs, with the values each method returned.
 
-Times are medians of repeated runs (wall clock). Writes ``benchmarks/results.md``, ``benchmarks/timings.csv``
-and ``images/benchmark_scaling.png``; ``--quick`` is a smoke test that writes nothing.
+Times are medians of repeated runs (wall clock). Writes ``benchmarks/results.md``, ``benchmarks/timings.csv``,
+``benchmarks/cost_curve.csv`` and ``images/benchmark_scaling.png``; ``--cost-curve`` runs workload 4 alone (about
+two minutes) and writes only its CSV; ``--quick`` is a smoke test that writes nothing.
 """
 
 from __future__ import annotations
@@ -149,6 +152,35 @@ def cost_curve(sizes: list[int], naive_up_to: int, repeats: int, records: list[d
     return rows
 
 
+def global_median_curve(sizes: list[int], limits: dict[str, int], repeats: int, k: int = 1) -> list[dict]:
+    """Notebook 06's cost curve: the global median at distance ``k``, unbounded then bounded, release = half.
+
+    One call computes both relations; its time is the median of ``repeats`` calls. ``limits`` gives the largest
+    universe each method is timed on (enumeration grows like the number of releases, C(|U|, |U|/2)).
+    """
+    records = []
+    rng = np.random.default_rng(11)
+    for size in sizes:
+        universe = rng.integers(0, 1_000_000, size=size).astype(float)
+        for method, largest in limits.items():
+            if size > largest:
+                continue
+            seconds, values = timed(lambda m=method, u=universe, n=size // 2: [  # noqa: E731
+                dpteach.global_sensitivity(u, n, "median", k=k, relation=r, method=m) for r in RELATIONS], repeats)
+            records.append(dict(method=method, k=k, size=size, release_size=size // 2, repeats=repeats,
+                                seconds=seconds, unbounded=values[0], bounded=values[1]))
+    return records
+
+
+def cost_curve_table() -> pd.DataFrame:
+    """Workload 4: every method at k = 1, and enumeration at k = 2 on the largest small universe."""
+    small = [6, 8, 10, 12, 14, 16, 18, 20]
+    records = global_median_curve(small + [10**2, 10**3, 10**4, 10**5, 10**6],
+                                  {"naive": 12, "enumerate": 20, "fast": 10**6}, repeats=3)
+    records += global_median_curve([20], {"enumerate": 20, "fast": 20}, repeats=3, k=2)
+    return pd.DataFrame(records)
+
+
 def smooth_direct(data: np.ndarray, beta: float) -> float:
     """The O(n^2) evaluation: every pair i <= m <= j of the padded sorted data, in row blocks."""
     xs = _padded_sorted(data, 0.0, 100.0)
@@ -229,7 +261,14 @@ def markdown(rows: list[Row], seconds: float) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="small smoke run; writes no files")
+    parser.add_argument("--cost-curve", action="store_true", help="only notebook 06's cost curve (its CSV)")
     args = parser.parse_args()
+    if args.cost_curve or not args.quick:
+        curve = cost_curve_table()
+        curve.to_csv(ROOT / "benchmarks" / "cost_curve.csv", index=False)
+        print(curve.to_string(index=False))
+        if args.cost_curve:
+            return
     start = time.perf_counter()
     records: list[dict] = []
     if args.quick:
