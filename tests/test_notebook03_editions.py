@@ -120,3 +120,30 @@ def test_both_editions_wrote_their_figures():
     english = sorted(p.stem for p in images.glob("03_*.png") if not p.stem.endswith("_zh"))
     assert english, "run the notebooks first (make figures)"
     assert all((images / f"{stem}_zh.png").exists() for stem in english)
+
+
+@pytest.mark.parametrize("path", [EN, ZH], ids=["en", "zh"])
+def test_no_progress_bar_or_widget_state_in_the_stored_notebook(path):
+    """A progress bar is stored at whatever state the widget model last held ("0%| 0/6" in static views)."""
+    notebook = json.loads(path.read_text(encoding="utf-8"))
+    assert "widgets" not in notebook["metadata"]
+    for cell in notebook["cells"]:
+        assert "tqdm" not in "".join(cell["source"])
+        for output in cell.get("outputs", []):
+            assert "application/vnd.jupyter.widget-view+json" not in output.get("data", {})
+
+
+@pytest.mark.parametrize("path", [EN, ZH], ids=["en", "zh"])
+def test_exercises_have_a_self_check_and_a_folded_solution(path):
+    cells = _cells(path)
+    answers = [i for i, c in enumerate(cells) if c.get("id", "").endswith("-answer")]
+    assert len(answers) >= 4
+    coding = [i for i in answers if "def " in "".join(cells[i]["source"])]
+    assert len(coding) >= 2
+    for i in answers:
+        source = "".join(cells[i]["source"])
+        assert "check(" in source and "None" in source
+        assert "".join(cells[i + 1]["source"]).startswith("<details>"), cells[i + 1].get("id")
+        printed = "".join("".join(o.get("text", "")) for o in cells[i].get("outputs", []))
+        switch = _switch_values(path)["T"]
+        assert printed.strip() == switch["no_answer"]  # the stored notebook shows no answer
