@@ -10,6 +10,10 @@ add/remove-one neighbours, the median replace-one. Notebook 03.
 the size (e.g. :math:`1/N^2` for a published :math:`N \ge n`), never from ``len(data)``. A threshold computed
 from the private :math:`n` is printed with every run and gives :math:`n` away, and neighbours of different
 sizes would run different mechanisms, which the proof does not cover.
+
+Every guarantee stated here is for ideal, real-valued Laplace noise. The noise comes from
+:func:`dpteach.mechanisms.laplace_mech` (numpy's floating-point sampler), whose outputs can rule a neighbour out
+(Mironov 2012; notebook 05), so the code as run falls short of the stated :math:`\varepsilon`.
 """
 
 from __future__ import annotations

@@ -7,6 +7,9 @@ Two designs, named by how records are put into chunks (notebook 03):
 
 ``n_chunks`` is the number of chunks asked for (the book's :math:`k`, renamed so that :math:`k` stays a
 distance, as in :mod:`dpteach.ptr`).
+
+The guarantees stated are for ideal, real-valued Laplace noise; :func:`dpteach.mechanisms.laplace_mech` draws it
+with numpy's floating-point sampler, which falls short of them (Mironov 2012; notebook 05).
 """
 
 from __future__ import annotations
