@@ -147,3 +147,10 @@ def test_exercises_have_a_self_check_and_a_folded_solution(path):
         printed = "".join("".join(o.get("text", "")) for o in cells[i].get("outputs", []))
         switch = _switch_values(path)["T"]
         assert printed.strip() == switch["no_answer"]  # the stored notebook shows no answer
+
+
+def test_chinese_edition_says_clipping_not_truncation():
+    """裁剪 is clipping, as the book's translation has it; 截断 means truncation, a different operation."""
+    text = "".join("".join(c["source"]) for c in _cells(ZH))
+    assert "裁剪" in text
+    assert "截断" not in text
