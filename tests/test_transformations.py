@@ -110,7 +110,43 @@ def test_private_join_row_bound_is_tumults_and_holds() -> None:
     users = pd.DataFrame({"user_id": [1, 1, 1, 2], "name": ["a", "b", "c", "d"]})
     tables = {"users": users, "purchases": TABLES["purchases"]}
     check = tr.empirical_stability(tables, [join_step(2, 2, "row")], tr.Count())
-    assert check.bound == 8 and check.holds and check.observed == 3  # a + b - 1 for a count
+    assert check.bound == 8 and check.holds and check.observed == 3  # both changes hit user 1: a + b - 1
+
+
+def test_private_join_count_moves_by_a_plus_b_when_the_changes_hit_two_keys() -> None:
+    tables = {"users": pd.DataFrame({"user_id": [1, 2, 2]}), "purchases": pd.DataFrame({"user_id": [1, 1, 2]})}
+    check = tr.empirical_stability(tables, [join_step(2, 2, "row")], tr.Count())
+    assert check.observed == 4 == tr.private_join_count_sensitivity(2, 2, "row")  # not a + b - 1 = 3
+    assert check.worst_change == "users: remove row 0; purchases: remove row 2"
+
+
+def test_guide_product_is_no_count_bound_under_row_protection() -> None:
+    tables = {"users": pd.DataFrame({"user_id": [1, 2]}), "purchases": pd.DataFrame({"user_id": [1, 1, 1, 2, 2, 2]})}
+    check = tr.empirical_stability(tables, [join_step(1, 3, "row")], tr.Count())
+    assert check.observed == 4 == tr.private_join_count_sensitivity(1, 3, "row") > 1 * 3
+    assert tr.private_join_count_sensitivity(1, 3, "key") == 3
+
+
+def test_clamped_sum_after_private_join_feels_the_swap() -> None:
+    users = pd.DataFrame({"user_id": [1, 1, 1, 2, 2], "v": [1, -1, -1, 1, 1]})
+    tables = {"users": users, "purchases": pd.DataFrame({"user_id": [1, 1, 2, 2]})}
+    check = tr.empirical_stability(tables, [join_step(2, 2, "row")], tr.ClampedSum("v", -1, 1))
+    assert check.holds and check.observed == 6 > 2 * 2  # above a * b and above a + b; within 2 (a + b)
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    left=st.lists(st.integers(1, 3), min_size=1, max_size=4),
+    right=st.lists(st.integers(1, 3), min_size=1, max_size=4),
+    a=st.integers(1, 3),
+    b=st.integers(1, 3),
+)
+def test_private_join_count_bounds_hold_on_random_tables(left: list[int], right: list[int], a: int, b: int) -> None:
+    tables = {"users": pd.DataFrame({"user_id": left}), "purchases": pd.DataFrame({"user_id": right})}
+    by_row = tr.empirical_stability(tables, [join_step(a, b, "row")], tr.Count())
+    by_key = tr.empirical_stability(tables, [join_step(a, b, "key")], tr.Count(), "id", "user_id")
+    assert by_row.observed <= tr.private_join_count_sensitivity(a, b, "row")
+    assert by_key.observed <= tr.private_join_count_sensitivity(a, b, "key") == by_key.bound
 
 
 # --- per-ID truncation --------------------------------------------------------------------------
@@ -176,6 +212,27 @@ def test_noise_scales() -> None:
     assert tr.gaussian_variance(2 * math.sqrt(3), 0.5) == pytest.approx(12)
 
 
+def first_gaussian_win_on_grid(sigma_per_unit: float, epsilon: float) -> int:
+    """The crossover by direct comparison of the two standard deviations, G = 1, 2, ..."""
+    return next(g for g in range(1, 10_000) if sigma_per_unit * math.sqrt(g) < math.sqrt(2) * g / epsilon)
+
+
+def test_crossover_with_the_zcdp_conversion_is_fifteen() -> None:
+    rho = tr.zcdp_rho_for(1.0, 1e-6)
+    sigma = math.sqrt(tr.gaussian_variance(1.0, rho))
+    assert rho == pytest.approx(0.01747, abs=5e-6) and sigma == pytest.approx(5.35, abs=5e-3)
+    assert tr.gaussian_beats_laplace_from(sigma, 1.0) == 15 == first_gaussian_win_on_grid(sigma, 1.0)
+
+
+@pytest.mark.parametrize(("sigma", "epsilon"), [(2.0, 1.0), (3.0, 0.5), (0.1, 1.0), (7.3, 0.25), (4.0, 2.0)])
+def test_crossover_closed_form_matches_the_direct_comparison(sigma: float, epsilon: float) -> None:
+    assert tr.gaussian_beats_laplace_from(sigma, epsilon) == first_gaussian_win_on_grid(sigma, epsilon)
+
+
+def test_crossover_is_strict_at_a_tie() -> None:
+    assert tr.gaussian_beats_laplace_from(2.0, 1.0) == 3  # at G = 2 both standard deviations are 2 sqrt(2)
+
+
 # --- bad input ----------------------------------------------------------------------------------
 
 
@@ -208,6 +265,10 @@ def test_noise_scales() -> None:
         ),
         (lambda: tr.grouped_truncation_factor(2, 2, "normal"), ValueError, "noise must be 'laplace'"),
         (lambda: tr.grouped_truncation_factor(0, 2, "laplace"), ValueError, "max_groups_per_id"),
+        (lambda: tr.private_join_count_sensitivity(2, 2, "user"), ValueError, "protect must be"),
+        (lambda: tr.private_join_count_sensitivity(0, 2), ValueError, "left_max_records"),
+        (lambda: tr.gaussian_beats_laplace_from(math.nan, 1.0), ValueError, "sigma_per_unit"),
+        (lambda: tr.gaussian_beats_laplace_from(4.0, -1.0), ValueError, "epsilon"),
         (lambda: tr.laplace_scale(1, 0), ValueError, "epsilon must be a finite number > 0"),
         (lambda: tr.gaussian_variance(1, "a"), TypeError, "rho must be a number"),
         (lambda: tr.ClampedSum("x", 2, 1), ValueError, "lower <= upper"),
