@@ -12,9 +12,9 @@ The package behind the notebooks in ``notebooks/``; each module is one idea of o
 from dpteach.datasets import load_adult
 from dpteach.queries import QUERIES, evaluate
 from dpteach.sensitivity import (
+    blog_bounded_local,
     global_sensitivity,
     local_sensitivity,
-    neighbour_spread,
     neighbour_table,
     replicate,
     sensitivity_grid,
@@ -22,11 +22,11 @@ from dpteach.sensitivity import (
 
 __all__ = [
     "QUERIES",
+    "blog_bounded_local",
     "evaluate",
     "global_sensitivity",
     "load_adult",
     "local_sensitivity",
-    "neighbour_spread",
     "neighbour_table",
     "replicate",
     "sensitivity_grid",

@@ -90,9 +90,11 @@ def percentile_level(query: Query) -> float | None:
     return None
 
 
-def has_closed_form(query: Query) -> bool:
-    """Whether :mod:`dpteach.exact` computes ``query`` exactly without enumeration (named monotone queries)."""
-    return isinstance(query, str) and (query in ("count", "sum", "mean") or percentile_level(query) is not None)
+def has_closed_form(query: Query, relation: str = "unbounded", scope: str = "global") -> bool:
+    """Whether :mod:`dpteach.exact` computes ``query`` exactly without enumeration (named monotone queries)
+    for this neighbour ``relation`` and ``scope`` (``"global"`` or ``"local"``)."""
+    monotone = isinstance(query, str) and (query in ("count", "sum", "mean") or percentile_level(query) is not None)
+    return monotone and relation != "symmetric"
 
 
 def _rank(size: int, level: float) -> int:

@@ -1,6 +1,6 @@
-"""Datasets as multisets, and their neighbours under the bounded and unbounded relations.
+"""Datasets as multisets, and their neighbours under the bounded, unbounded and symmetric relations.
 
-Notebook 01 teaches the two relations; this module gives them two implementations:
+Notebook 01 teaches the relations; this module gives them two implementations:
 
 * **by position** (the blog's way, :func:`positional_neighbours`): ``itertools.combinations`` over the
   *positions* of a list, so a value that occurs twice yields the same dataset twice;
@@ -13,7 +13,16 @@ Neighbours at Hamming distance :math:`k` of a release :math:`x` (a sub-multiset 
 * unbounded: :math:`x' = x - r` with :math:`r \\subseteq x,\\ |r| = k`, or :math:`x' = x + a` with
   :math:`a \\subseteq U - x,\\ |a| = k`;
 * bounded: :math:`x' = C + a` with a core :math:`C \\subseteq x,\\ |C| = |x| - k` and
-  :math:`a \\subseteq U - C,\\ |a| = k` (so up to :math:`k` records are replaced).
+  :math:`a \\subseteq U - C,\\ |a| = k` (so up to :math:`k` records are replaced);
+* symmetric (group privacy under add/remove DP, OpenDP's ``SymmetricDistance``): :math:`x' = x - r + a` with
+  :math:`r \\subseteq x`, :math:`a \\subseteq U - x`, :math:`1 \\le |r| + |a| \\le k` and :math:`|r| \\le |x| - 1`
+  (a neighbour keeps at least one record of :math:`x`, so it is never empty). Equivalently: the multisets
+  :math:`y \\subseteq U` with :math:`1 \\le |x \\triangle y| \\le k` that share a record with :math:`x`
+  (take :math:`r = x - y`, :math:`a = y - x`). This relation is symmetric, and its distances run up to
+  :math:`(|x| - 1) + (|U| - |x|) = |U| - 1`.
+
+The blog's "unbounded at distance k" (exactly k added or exactly k removed, never a mix) is *not* the
+symmetric distance: it rebuilds the blog's figures, but noise for a group of k people must use ``symmetric``.
 """
 
 from __future__ import annotations
@@ -24,11 +33,11 @@ from collections.abc import Iterable, Iterator
 
 import numpy as np
 
-RELATIONS: tuple[str, ...] = ("unbounded", "bounded")
+RELATIONS: tuple[str, ...] = ("unbounded", "bounded", "symmetric")
 
 
 def check_relation(relation: str) -> str:
-    """Return ``relation`` if it is ``"unbounded"`` or ``"bounded"``, else raise ``ValueError``."""
+    """Return ``relation`` if it is one of :data:`RELATIONS`, else raise ``ValueError``."""
     if relation not in RELATIONS:
         raise ValueError(f"relation must be one of {RELATIONS}, got {relation!r}")
     return relation
@@ -121,6 +130,13 @@ def positional_neighbours(
         yield from itertools.combinations(release, size - k)
         for added in itertools.combinations(multiset_difference(universe, release), k):
             yield release + added
+    elif relation == "symmetric":
+        spare = multiset_difference(universe, release)
+        for n_removed in range(min(k, size - 1) + 1):
+            for kept in itertools.combinations(release, size - n_removed):
+                for n_added in range(max(0, 1 - n_removed), k - n_removed + 1):
+                    for added in itertools.combinations(spare, n_added):
+                        yield kept + added
     else:
         for core in itertools.combinations(release, size - k):
             for filled in itertools.combinations(multiset_difference(universe, core), k):

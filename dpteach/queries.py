@@ -20,6 +20,7 @@ import numbers
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from decimal import Decimal
 
 import numpy as np
 
@@ -38,6 +39,8 @@ QUERIES: tuple[str, ...] = (
 
 Query = str | Callable[[np.ndarray], float]
 BatchFunction = Callable[[np.ndarray], np.ndarray]
+
+EXACT_INTEGERS = 2**53
 
 _PERCENTILE = re.compile(r"^percentile_(.+)$")
 
@@ -82,10 +85,10 @@ def resolve_query(query: Query) -> ResolvedQuery:
     """
     if isinstance(query, str):
         if query in _ROW_FUNCTIONS:
-            return ResolvedQuery(query, _ROW_FUNCTIONS[query])
+            return ResolvedQuery(query, _finite(query, _ROW_FUNCTIONS[query]))
         level = _percentile_level(query)
         if level is not None:
-            return ResolvedQuery(query, lambda rows: np.percentile(rows, level, axis=1))
+            return ResolvedQuery(query, _finite(query, lambda rows: np.percentile(rows, level, axis=1)))
         raise ValueError(
             f"query {query!r} is unknown; valid queries are {', '.join(QUERIES)}, "
             "'percentile_<p>' for any p in [0, 100], or a callable f(np.ndarray) -> float"
@@ -96,8 +99,33 @@ def resolve_query(query: Query) -> ResolvedQuery:
         def on_rows(rows: np.ndarray) -> np.ndarray:
             return np.array([float(query(row)) for row in rows], dtype=float)
 
-        return ResolvedQuery(label, on_rows)
+        return ResolvedQuery(label, _finite(label, on_rows))
     raise TypeError(f"query must be a query name (str) or a callable, got {type(query).__name__}")
+
+
+def _finite(name: str, on_rows: BatchFunction) -> BatchFunction:
+    """``on_rows`` that refuses non-finite query values.
+
+    A sensitivity is a largest difference of query values. If a value overflowed (``inf``) or is NaN, the
+    difference is unknown: ``inf - inf`` is NaN, which ``max`` silently drops, and ``mean`` of
+    ``[1e308, 1e308]`` overflows to ``inf`` although the true mean is finite. So every engine path stops
+    here with a ``ValueError`` instead of returning a wrong number. Finite values then give finite or
+    ``inf`` differences, and ``inf`` only when the true difference exceeds the float64 range.
+    """
+
+    def checked(rows: np.ndarray) -> np.ndarray:
+        out = on_rows(rows)
+        if not np.isfinite(out).all():
+            bad = out[~np.isfinite(out)][0]
+            raise ValueError(
+                f"query {name!r} is {bad} (float64 overflow or NaN) on a dataset of {rows.shape[1]} records drawn "
+                "from the data (universe, release or data): an overflowed value cannot be compared, so no "
+                "sensitivity can be computed from it; rescale the data (e.g. change units) so that sums and "
+                "squares of the values stay below 1.8e308"
+            )
+        return out
+
+    return checked
 
 
 def check_data(data: Iterable[float] | np.ndarray, name: str = "data") -> np.ndarray:
@@ -121,10 +149,44 @@ def check_data(data: Iterable[float] | np.ndarray, name: str = "data") -> np.nda
         raise ValueError(f"{name} must be 1-D, got an array of shape {values.shape}")
     if values.size == 0:
         raise ValueError(f"{name} must not be empty ({name} must hold at least one value)")
+    if _beyond_exact_integers(values):
+        raise ValueError(f"{name} holds integers beyond 2**53 = {EXACT_INTEGERS} in magnitude, which float64 "
+                         f"would round silently; {name} must hold integers in [-2**53, 2**53] (shift or "
+                         "rescale the data)")
     values = values.astype(float)
     if not np.isfinite(values).all():
         raise ValueError(f"{name} must hold finite numbers only, not NaN or infinity")
     return values
+
+
+def _beyond_exact_integers(values: np.ndarray) -> bool:
+    """Whether integer ``values`` (numpy or Python ints) include one of magnitude above :math:`2^{53}`."""
+    if values.dtype.kind in "iu":
+        return bool(((values > EXACT_INTEGERS) | (values < -EXACT_INTEGERS)).any())
+    return values.dtype == object and any(
+        isinstance(v, numbers.Integral) and abs(int(v)) > EXACT_INTEGERS for v in values.tolist())
+
+
+def check_exact_sums(values: np.ndarray, size: int, name: str = "data") -> None:
+    """Refuse whole-number data whose sums over ``size`` records would be rounded by float64.
+
+    Integers of magnitude up to :math:`2^{53}` are exact in float64, and so is every partial sum numpy forms
+    while it adds a dataset, as long as the sum of the absolute values stays within :math:`2^{53}`. On
+    whole-number data the sensitivity engine then compares exact sums (e.g. ``[2**52, 2**52 + 1, 2**52 + 2]``
+    would otherwise give a bounded sum sensitivity of 4 where the truth is 2). The bound used is the sum of
+    the ``size`` largest absolute values. Data with fractional values follow float64 arithmetic (relative
+    error of order ``size`` times 1e-16) and are not checked here.
+    """
+    if not np.array_equal(values, np.floor(values)):
+        return
+    largest = np.sort(np.abs(values))[values.size - min(size, values.size):]
+    total = sum(int(v) for v in largest.tolist())  # exact: Python integers
+    if total > EXACT_INTEGERS:
+        raise ValueError(
+            f"{name} holds whole numbers whose sums over {size} records reach {Decimal(total):.4g} > 2**53, where "
+            f"float64 stops representing every integer, so query values would be rounded silently; shift or "
+            f"rescale {name} (sums of absolute values of at most {size} of its records must stay <= 2**53)"
+        )
 
 
 def check_int(name: str, value: object, low: int, high: int | None = None, *, high_label: str | None = None) -> int:

@@ -1,4 +1,4 @@
-"""Exact empirical sensitivity: global and local, bounded and unbounded, at Hamming distance k.
+"""Exact empirical sensitivity: global and local, bounded, unbounded and symmetric, at distance k.
 
 Taught in notebook 01 (global) and notebook 02 (local). Definitions, for a query :math:`f`, a universe
 multiset :math:`U` and the neighbour relation of :mod:`dpteach.neighbours`:
@@ -21,11 +21,25 @@ Three methods give the same numbers:
   - bounded: two datasets of size :math:`n` are neighbours exactly when they extend a common core
     :math:`C` of size :math:`n - k`, so :math:`GS_k = \\max_C (\\max_a f(C + a) - \\min_a f(C + a))`.
 
+  - symmetric: every pair :math:`(x, y)` at distance at most k that shares a record is
+    :math:`x = C + r`, :math:`y = C + a` with a core :math:`C` of :math:`c \\ge 1` records,
+    :math:`|r| = n - c`, :math:`|a| = j`, :math:`(n - c) + j \\le k`, each of :math:`C + r` and :math:`C + a`
+    inside :math:`U` (take :math:`C = x \\cap y`; conversely any such pair is at distance at most
+    :math:`|r| + |a|` and shares :math:`C`). So
+    :math:`GS_k = \\max_C \\max(\\max_r f(C + r) - \\min_{j, a} f(C + a),\\ \\max_{j, a} f(C + a) - \\min_r f(C + r))`.
+
   Correctly rounded subtraction is monotone, so these max/min forms equal the pairwise maxima bit for bit.
 * ``method="fast"`` (the default) uses the closed forms of :mod:`dpteach.exact` for ``count``, ``sum``,
   ``mean``, ``median`` and ``percentile_<p>`` (a few candidate datasets read off the sorted universe, so
   universes of a million values take well under a second), and ``"enumerate"`` for everything else
-  (``std``, ``var`` and callables, for which no exact shortcut is implemented). Notebook 06.
+  (``std``, ``var`` and callables, for which no exact shortcut is implemented). Notebook 06. For
+  ``relation="symmetric"`` the closed forms are those proved in :mod:`dpteach.exact` (see
+  :func:`dpteach.exact.has_closed_form`); other cases enumerate.
+
+Fail safe: a query value that overflows float64 (or is NaN) raises ``ValueError`` wherever it is computed
+(:func:`dpteach.queries.resolve_query`), so no NaN ever reaches a ``max``; integers beyond :math:`2^{53}` are
+refused on input, and so are whole-number universes whose sums would be rounded
+(:func:`dpteach.queries.check_exact_sums`).
 
 Before enumerating, both enumerating methods count the work. Above :data:`PROGRESS_ABOVE` pairs a tqdm bar shows
 progress; above :data:`MAX_PAIRS` a ``ValueError`` says how many pairs the call would take.
@@ -54,7 +68,7 @@ from dpteach.neighbours import (
     positional_neighbours,
     submultisets,
 )
-from dpteach.queries import QUERIES, Query, ResolvedQuery, as_dataset, check_int, resolve_query
+from dpteach.queries import QUERIES, Query, ResolvedQuery, as_dataset, check_exact_sums, check_int, resolve_query
 
 METHODS: tuple[str, ...] = ("fast", "enumerate", "naive")
 PROGRESS_ABOVE = 2_000_000
@@ -63,6 +77,7 @@ TIES_ENUMERATED_BELOW = 100_000
 _CHUNK_CELLS = 2_000_000
 
 Data = Sequence[float] | np.ndarray | pd.Series
+BLOG_RELATIONS: tuple[str, ...] = ("unbounded", "bounded")
 
 
 # --------------------------------------------------------------------------------------------- checks
@@ -73,15 +88,30 @@ def _check_method(method: str) -> str:
 
 
 def _check_distance(k: object, size: int, universe_size: int, relation: str) -> int:
-    """The blog's input rule: 0 < k < size, and (unbounded) k <= |U| - size so k records can be added."""
+    """The blog's input rule: 0 < k < size, and (unbounded) k <= |U| - size so k records can be added.
+
+    Symmetric: up to ``size - 1`` removals mixed with up to ``|U| - size`` additions, so
+    ``1 <= k <= |U| - 1`` (beyond that no new neighbour appears).
+    """
     if relation == "unbounded":
         high = min(size - 1, universe_size - size)
         why = f"1 <= k < size ({size}) and k <= |universe| - size ({universe_size - size})"
+    elif relation == "symmetric":
+        high = universe_size - 1
+        why = (f"1 <= k <= (size - 1) + (|universe| - size) = |universe| - 1 ({high}): at most size - 1 records "
+               "removed plus |universe| - size added")
     else:
         high, why = size - 1, f"1 <= k < size ({size})"
     if high < 1:
         raise ValueError(f"k has no valid value here: it must satisfy {why}")
     return check_int("k", k, 1, high, high_label=f"{high} ({why})")
+
+
+def _largest_dataset(size: int, k: int, relation: str, universe_size: int) -> int:
+    """The most records a release or a neighbour can hold (for :func:`dpteach.queries.check_exact_sums`)."""
+    if relation == "bounded":
+        return size
+    return size + min(k, universe_size - size)
 
 
 def _rounding_ties(query: Query, relation: str, universe_size: int, size: int, k: int) -> bool:
@@ -125,7 +155,9 @@ def _local_inputs(
             "release must be a sub-multiset of universe; the universe cannot supply these release "
             f"values: {missing_from(release_data, universe_data)}"
         )
-    return resolved, release_data, universe_data, _check_distance(k, release_data.size, universe_data.size, relation)
+    k = _check_distance(k, release_data.size, universe_data.size, relation)
+    check_exact_sums(universe_data, _largest_dataset(release_data.size, k, relation, universe_data.size), "universe")
+    return resolved, release_data, universe_data, k
 
 
 # --------------------------------------------------------------------------------------------- public API
@@ -152,8 +184,10 @@ def global_sensitivity(
     """Global sensitivity :math:`GS_k = \\max_{x \\subseteq U, |x| = size} LS_k(x)` (notebook 01).
 
     ``universe`` is a multiset of numbers (duplicates allowed); every release of ``size`` records drawn
-    from it is considered. ``relation`` is ``"unbounded"`` (exactly k records added or removed) or
-    ``"bounded"`` (up to k records replaced). ``method`` is one of :data:`METHODS` (module docstring).
+    from it is considered. ``relation`` is ``"unbounded"`` (the blog's: exactly k records added or exactly k
+    removed), ``"bounded"`` (up to k records replaced) or ``"symmetric"`` (any mix of r removals and a
+    additions with r + a <= k: group privacy, :mod:`dpteach.neighbours`). ``method`` is one of
+    :data:`METHODS` (module docstring).
     """
     resolved = resolve_query(query)
     check_relation(relation)
@@ -161,15 +195,19 @@ def global_sensitivity(
     universe_data = as_dataset(universe, "universe")
     size = check_int("size", size, 1, universe_data.size, high_label=f"|universe| = {universe_data.size}")
     k = _check_distance(k, size, universe_data.size, relation)
+    check_exact_sums(universe_data, _largest_dataset(size, k, relation, universe_data.size), "universe")
     if method == "naive":
         return _naive_global(universe_data, size, k, relation, resolved)
-    if method == "fast" and has_closed_form(query) and not _rounding_ties(query, relation, universe_data.size, size, k):
+    if (method == "fast" and has_closed_form(query, relation)
+            and not _rounding_ties(query, relation, universe_data.size, size, k)):
         return global_exact(universe_data, size, k, relation, query, resolved)
     values, capacity = distinct_counts(universe_data)
     if relation == "unbounded":
         return max(
             _largest_gap_to_parts(values, capacity, whole, k, resolved) for whole in (size, size + k)
         )
+    if relation == "symmetric":
+        return _largest_gap_symmetric(values, capacity, size, k, resolved)
     return _largest_range_over_cores(values, capacity, size, k, resolved)
 
 
@@ -185,28 +223,51 @@ def local_sensitivity(
     """Local sensitivity :math:`LS_k(x) = \\max_{x' \\sim_k x} |f(x) - f(x')|` of one release (notebook 02).
 
     ``release`` must be a sub-multiset of ``universe``; neighbours draw added or replacement records
-    from what the universe holds beyond the release (unbounded) or beyond the kept core (bounded).
+    from what the universe holds beyond the release (unbounded, symmetric) or beyond the kept core (bounded).
     """
     _check_method(method)
     resolved, release_data, universe_data, k = _local_inputs(release, universe, query, k, relation)
     if method == "naive":
         return _naive_local(tuple(release_data), tuple(universe_data), k, relation, resolved)
-    if method == "fast" and has_closed_form(query):
+    if method == "fast" and has_closed_form(query, relation, scope="local"):
         return local_exact(release_data, universe_data, k, relation, resolved)
     f_release, f_neighbours = _fast_local_values(release_data, universe_data, k, relation, resolved)
     return float(max(f_release - f_neighbours.min(), f_neighbours.max() - f_release))
 
 
-def neighbour_spread(release: Data, universe: Data, query: Query, *, k: int = 1, relation: str = "bounded") -> float:
-    """What the blog's bounded-local code computes: the largest gap between two *neighbours* of ``release``.
+def blog_bounded_local(release: Data, universe: Data, query: Query, *, k: int = 1) -> float:
+    r"""What the blog's bounded-local function returns (notebook 02 teaches why it is not :math:`LS_k(x)`).
 
-    :math:`\\max_{x', x'' \\sim_k x} |f(x') - f(x'')|` compares neighbours with each other instead of with
-    the release, so it can exceed :math:`LS_k(x)`: on the median table of notebook 02 it gives 8 where the
-    true local sensitivity is 7. Kept to show that mistake, not to calibrate noise.
+    The blog keeps a core :math:`C` of :math:`n - k` records of the release :math:`x`, refills it with every
+    :math:`a \subseteq U - C` of :math:`k` records, and compares the refilled datasets *with each other*,
+    never with :math:`x`; it returns the largest gap found in any one group:
+
+    .. math:: B_k(x) = \max_{C \subseteq x,\ |C| = n - k}\ \Big(\max_{a} f(C + a) - \min_{a} f(C + a)\Big).
+
+    (The largest :math:`|f_i - f_j|` over pairs of a group is its max minus its min. Positions or values:
+    equal values give equal datasets, so enumerating distinct multisets gives the same number. Where the
+    blog's input rule :math:`k \le |U| - n` fails, every group holds one dataset and its spread is 0.)
+
+    **Bounds.** :math:`LS_k(x) \le B_k(x) \le GS_k` (bounded). Any bounded neighbour :math:`y` of :math:`x`
+    shares at least :math:`n - k` records with it; a core :math:`C` of :math:`n - k` of them puts :math:`x` and
+    :math:`y` in the same group, so :math:`|f(x) - f(y)| \le B_k(x)`. And two members :math:`C + a`, :math:`C + a'`
+    of a group share the core :math:`C`, so they are bounded neighbours of each other and their gap is at most
+    :math:`GS_k`. Hence :math:`\max_x B_k(x) = GS_k`: over all releases the blog's quantity finds the global
+    sensitivity, but for one release it can exceed the local one (8 against 7 on four rows of the median
+    table, universe {1, 2, 3, 10, 11}, size 3: the pair (1, 2, 10), (1, 10, 11) shares the core (1, 10) of
+    (1, 3, 10) yet neither is that release).
     """
-    resolved, release_data, universe_data, k = _local_inputs(release, universe, query, k, relation)
-    _, f_neighbours = _fast_local_values(release_data, universe_data, k, relation, resolved)
-    return float(f_neighbours.max() - f_neighbours.min())
+    resolved, release_data, universe_data, k = _local_inputs(release, universe, query, k, "bounded")
+    values, capacity = distinct_counts(universe_data)
+    own = counts_of(release_data, values)
+    fills = submultisets(capacity, k)
+    _check_budget(count_submultisets(own, k) * len(fills))
+    best = 0.0
+    for core in own - submultisets(own, k):
+        group = core + fills[(core + fills <= capacity).all(axis=1)]
+        f_group = resolved.on_rows(counts_to_rows(values, group))
+        best = max(best, float(f_group.max() - f_group.min()))
+    return best
 
 
 def neighbours_of(
@@ -262,6 +323,9 @@ def _scalar(resolved: ResolvedQuery, data: tuple[float, ...]) -> float:
 def _naive_pairs_per_release(size: int, universe_size: int, k: int, relation: str) -> int:
     if relation == "unbounded":
         return math.comb(size, k) + math.comb(universe_size - size, k)
+    if relation == "symmetric":
+        return sum(math.comb(size, i) * math.comb(universe_size - size, j)
+                   for i in range(min(k, size - 1) + 1) for j in range(max(0, 1 - i), k - i + 1))
     return math.comb(size, k) * math.comb(universe_size - size + k, k)
 
 
@@ -328,26 +392,71 @@ def _largest_gap_to_parts(
     return best
 
 
+class _Extensions:
+    """Query values of every dataset ``C + a`` (a core plus a fill from ``U - C``), by size, evaluated once."""
+
+    def __init__(self, values: np.ndarray, capacity: np.ndarray, resolved: ResolvedQuery, bar: tqdm) -> None:
+        self.values, self.capacity, self.resolved, self.bar = values, capacity, resolved, bar
+        self.weights = _weights(capacity)
+        self._tables: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+
+    def extremes(self, cores: np.ndarray, fill_size: int) -> tuple[np.ndarray, np.ndarray]:
+        """Per core (one count vector per row): max and min of :math:`f(C + a)` over fills of ``fill_size``."""
+        size = int(cores[0].sum()) + fill_size
+        if size not in self._tables:
+            self._tables[size] = _lookup(self.values, submultisets(self.capacity, size), self.weights, self.resolved)
+        keys, f_sized = self._tables[size]
+        fills = submultisets(self.capacity, fill_size)
+        core_keys, fill_keys = cores @ self.weights, fills @ self.weights
+        highest, lowest = np.empty(len(cores)), np.empty(len(cores))
+        for rows in _chunks(cores.shape[0], fills.shape[0]):
+            fits = (cores[rows, None, :] + fills[None, :, :] <= self.capacity).all(axis=2)
+            index = np.searchsorted(keys, core_keys[rows, None] + fill_keys[None, :])
+            f_ext = f_sized[np.minimum(index, keys.size - 1)]
+            highest[rows] = np.where(fits, f_ext, -np.inf).max(axis=1)
+            lowest[rows] = np.where(fits, f_ext, np.inf).min(axis=1)
+            self.bar.update((rows.stop - rows.start) * fills.shape[0])
+        return highest, lowest
+
+
+def _pair_bar(pairs: int, label: str) -> tqdm:
+    """A progress bar over (dataset, neighbour) pairs, shown above :data:`PROGRESS_ABOVE` of them."""
+    return tqdm(total=pairs, desc=label, unit="pair", unit_scale=True, disable=pairs <= PROGRESS_ABOVE)
+
+
 def _largest_range_over_cores(
     values: np.ndarray, capacity: np.ndarray, size: int, k: int, resolved: ResolvedQuery
 ) -> float:
     """:math:`\\max_{|C| = size - k} (\\max_a f(C + a) - \\min_a f(C + a))`, ``a`` of size k from ``U - C``."""
-    n_cores = count_submultisets(capacity, size - k)
-    n_fills = count_submultisets(capacity, k)
-    _check_budget(n_cores * n_fills)
-    weights = _weights(capacity)
-    release_keys, f_releases = _lookup(values, submultisets(capacity, size), weights, resolved)
-    cores = submultisets(capacity, size - k)
-    fills = submultisets(capacity, k)
-    core_keys, fill_keys = cores @ weights, fills @ weights
+    pairs = count_submultisets(capacity, size - k) * count_submultisets(capacity, k)
+    _check_budget(pairs)
+    with _pair_bar(pairs, "global (bounded)") as bar:
+        highest, lowest = _Extensions(values, capacity, resolved, bar).extremes(submultisets(capacity, size - k), k)
+    return max(0.0, float((highest - lowest).max()))
+
+
+def _largest_gap_symmetric(
+    values: np.ndarray, capacity: np.ndarray, size: int, k: int, resolved: ResolvedQuery
+) -> float:
+    """Symmetric :math:`GS_k` over cores (module docstring): for each core :math:`C` of :math:`c \\ge 1` records,
+    the release is :math:`C + r` with :math:`|r| = n - c \\le k` and the neighbour :math:`C + a` with
+    :math:`|a| = j \\le k - (n - c)`."""
+    total = int(capacity.sum())
+    plan = [(c, [j for j in range(k - (size - c) + 1) if c + j <= total]) for c in range(max(1, size - k), size + 1)]
+    pairs = sum(count_submultisets(capacity, c) * sum(count_submultisets(capacity, t) for t in [size - c, *js])
+                for c, js in plan)
+    _check_budget(pairs)
     best = 0.0
-    chunks = list(_chunks(cores.shape[0], fills.shape[0]))
-    for rows in _progress(chunks, len(chunks), n_cores * n_fills, "global (bounded)"):
-        fits = (cores[rows, None, :] + fills[None, :, :] <= capacity).all(axis=2)
-        index = np.searchsorted(release_keys, core_keys[rows, None] + fill_keys[None, :])
-        f_ext = f_releases[np.minimum(index, release_keys.size - 1)]
-        spread = np.where(fits, f_ext, -np.inf).max(axis=1) - np.where(fits, f_ext, np.inf).min(axis=1)
-        best = max(best, float(spread.max()))
+    with _pair_bar(pairs, "global (symmetric)") as bar:
+        extensions = _Extensions(values, capacity, resolved, bar)
+        for c, js in plan:
+            cores = submultisets(capacity, c)
+            high_x, low_x = extensions.extremes(cores, size - c)
+            high_y, low_y = np.full(len(cores), -np.inf), np.full(len(cores), np.inf)
+            for j in js:
+                high_j, low_j = extensions.extremes(cores, j)
+                high_y, low_y = np.maximum(high_y, high_j), np.minimum(low_y, low_j)
+            best = max(best, float(np.maximum(high_x - low_y, high_y - low_x).max()))
     return best
 
 
@@ -359,6 +468,7 @@ def local_neighbour_counts(
     Unbounded: the release minus each distinct ``r`` of size k, and plus each distinct ``a`` of size k
     from ``U - x``. Bounded: ``x - r + a`` with ``|r| = |a| = j <= k``, ``r`` from ``x``, ``a`` from
     ``U - x`` and no value both removed and added (so each neighbour appears once; ``j = 0`` is ``x``).
+    Symmetric: ``x - r + a`` the same way with ``|r| = i <= size - 1``, ``|a| = j``, ``1 <= i + j <= k``.
     """
     values, capacity = distinct_counts(universe)
     own = counts_of(release, values)
@@ -366,10 +476,14 @@ def local_neighbour_counts(
     if relation == "unbounded":
         _check_budget(count_submultisets(own, k) + count_submultisets(spare, k))
         return values, own, np.vstack([own - submultisets(own, k), own + submultisets(spare, k)])
-    _check_budget(sum(count_submultisets(own, j) * count_submultisets(spare, j) for j in range(k + 1)))
+    if relation == "symmetric":
+        sizes = [(i, j) for i in range(min(k, int(own.sum()) - 1) + 1) for j in range(max(0, 1 - i), k - i + 1)]
+    else:
+        sizes = [(j, j) for j in range(k + 1)]
+    _check_budget(sum(count_submultisets(own, i) * count_submultisets(spare, j) for i, j in sizes))
     blocks = []
-    for j in range(k + 1):
-        removed, added = submultisets(own, j), submultisets(spare, j)
+    for i, j in sizes:
+        removed, added = submultisets(own, i), submultisets(spare, j)
         pick_removed, pick_added = np.meshgrid(np.arange(len(removed)), np.arange(len(added)), indexing="ij")
         r, a = removed[pick_removed.ravel()], added[pick_added.ravel()]
         disjoint = ~((r > 0) & (a > 0)).any(axis=1)
@@ -382,14 +496,10 @@ def _fast_local_values(
 ) -> tuple[float, np.ndarray]:
     values, own, neighbours = local_neighbour_counts(release, universe, k, relation)
     f_release = float(resolved.on_rows(release[np.newaxis, :])[0])
-    if relation == "unbounded":
-        removed = neighbours[neighbours.sum(axis=1) < release.size]
-        added = neighbours[neighbours.sum(axis=1) > release.size]
-        f_neighbours = np.concatenate(
-            [resolved.on_rows(counts_to_rows(values, block)) for block in (removed, added) if len(block)]
-        )
-    else:
-        f_neighbours = resolved.on_rows(counts_to_rows(values, neighbours))
+    sizes = neighbours.sum(axis=1)
+    f_neighbours = np.concatenate(  # one batch per neighbour size (a batch is a rectangular array)
+        [resolved.on_rows(counts_to_rows(values, neighbours[sizes == s])) for s in np.unique(sizes)]
+    )
     return f_release, f_neighbours
 
 
@@ -429,13 +539,14 @@ def sensitivity_grid(
     columns: Sequence[str] | None = None,
     queries: Sequence[Query] = QUERIES,
     ks: Sequence[int] = (1,),
-    relations: Sequence[str] = RELATIONS,
+    relations: Sequence[str] = BLOG_RELATIONS,
     method: str = "fast",
 ) -> pd.DataFrame:
     """Tidy table of sensitivities: one row per (relation, k, query, column) — what notebooks 01/02 plot.
 
     Global scope: give ``size`` (the release size). Local scope: give ``release`` (a DataFrame or mapping
-    whose columns are sub-multisets of the universe's). Columns of the result: ``relation``, ``scope``,
+    whose columns are sub-multisets of the universe's). ``relations`` defaults to the blog's two; add
+    ``"symmetric"`` for group privacy. Columns of the result: ``relation``, ``scope``,
     ``k``, ``query``, ``column``, ``sensitivity``.
     """
     if (size is None) == (release is None):
@@ -485,6 +596,7 @@ def neighbour_table(
     universe_data = as_dataset(universe, "universe")
     size = check_int("size", size, 1, universe_data.size, high_label=f"|universe| = {universe_data.size}")
     k = _check_distance(k, size, universe_data.size, relation)
+    check_exact_sums(universe_data, _largest_dataset(size, k, relation, universe_data.size), "universe")
     _check_budget(math.comb(universe_data.size, size) * _naive_pairs_per_release(size, universe_data.size, k,
                                                                                   relation))
     universe_tuple = tuple(universe_data.tolist())

@@ -32,8 +32,8 @@ def test_median_table_global_sensitivities() -> None:
     assert dpteach.global_sensitivity(TABLE_UNIVERSE, 3, "median", relation="bounded") == 8.0
 
 
-def test_blog_pairwise_spread_overstates_four_rows() -> None:
-    wrong = {r for r in TABLE_RELEASES if dpteach.neighbour_spread(r, TABLE_UNIVERSE, "median") == 8
+def test_blog_bounded_local_overstates_four_rows() -> None:
+    wrong = {r for r in TABLE_RELEASES if dpteach.blog_bounded_local(r, TABLE_UNIVERSE, "median") == 8
              and dpteach.local_sensitivity(r, TABLE_UNIVERSE, "median", relation="bounded") == 7}
     assert wrong == {(1, 3, 10), (1, 3, 11), (2, 3, 10), (2, 3, 11)}
 
