@@ -5,8 +5,8 @@ Two designs, named by how records are put into chunks (notebook 03):
 * **contiguous** (the book): slices of the data in order; the noisy mean of the clipped answers.
 * **shuffled**: every record draws its own chunk label; noisy sum and noisy count over the non-empty chunks.
 
-``n_chunks`` is the number of chunks asked for (the book's :math:`k`, renamed so that :math:`k` stays a
-distance, as in :mod:`dpteach.ptr`).
+``n_chunks`` is the number of chunks asked for (the book's :math:`k`, written :math:`K` here so that :math:`k`
+stays a distance, as in :mod:`dpteach.ptr`).
 
 The guarantees stated are for ideal, real-valued Laplace noise; :func:`dpteach.mechanisms.laplace_mech` draws it
 with numpy's floating-point sampler, which falls short of them (Mironov 2012; notebook 05).
@@ -44,9 +44,9 @@ class SAARelease:
 
 
 def contiguous_layout(n: int, n_chunks: int) -> tuple[int, int]:
-    r"""Chunk size :math:`s = \lceil n/k \rceil` and the number of chunks :math:`\lceil n/s \rceil \le k`
-    that slicing :math:`n` rows into pieces of :math:`s` forms, for :math:`k` = ``n_chunks`` (593 for
-    :math:`n = 32561, k = 600`). Notebook 03.
+    r"""Chunk size :math:`s = \lceil n/K \rceil` and the number of chunks :math:`\lceil n/s \rceil \le K`
+    that slicing :math:`n` rows into pieces of :math:`s` forms, for :math:`K` = ``n_chunks`` (593 for
+    :math:`n = 32561, K = 600`). Notebook 03.
     """
     check_int("n_chunks", n_chunks, 1, check_int("n", n, 1), high_label=f"len(data) = {n}")
     size = math.ceil(n / n_chunks)
@@ -87,19 +87,19 @@ def sample_and_aggregate(
     epsilon: float, rng: np.random.Generator | None = None,
     chunking: Literal["contiguous", "shuffled"] = "contiguous",
 ) -> SAARelease:
-    r"""Sample-and-aggregate with :math:`k` = ``n_chunks`` chunks and answers :math:`a_i = \mathrm{clip}(f(x_i),
+    r"""Sample-and-aggregate with :math:`K` = ``n_chunks`` chunks and answers :math:`a_i = \mathrm{clip}(f(x_i),
     l, u)`.
 
-    ``chunking="contiguous"`` (the book): slices of :math:`\lceil n/k \rceil` rows in data order, :math:`c \le
-    k` chunks (:func:`contiguous_layout`); release :math:`\frac1c \sum_i a_i + \mathrm{Lap}((u-l)/(c\varepsilon))`.
-    Guarantee: :math:`\varepsilon`-DP under **replace-one by position** only (size public; :math:`1 \le k \le
+    ``chunking="contiguous"`` (the book): slices of :math:`\lceil n/K \rceil` rows in data order, :math:`c \le
+    K` chunks (:func:`contiguous_layout`); release :math:`\frac1c \sum_i a_i + \mathrm{Lap}((u-l)/(c\varepsilon))`.
+    Guarantee: :math:`\varepsilon`-DP under **replace-one by position** only (size public; :math:`1 \le K \le
     n`, else ``ValueError``). Caveat: if the order of the records depends on their values (sorted data, data
     stored by value), one replacement moves a record and shifts every record in between by one slot, so
     every chunk may change and the mean of the answers can move by up to :math:`u - l`, not :math:`(u-l)/c`:
     the guarantee falls to :math:`c\,\varepsilon`. No add/remove guarantee either: an inserted record shifts
     every later chunk.
 
-    ``chunking="shuffled"``: every record draws a chunk label uniformly from :math:`\{0, \dots, k-1\}` with
+    ``chunking="shuffled"``: every record draws a chunk label uniformly from :math:`\{0, \dots, K-1\}` with
     ``rng``, independently of the data and of the other records. Let :math:`c` be the number of non-empty
     chunks and :math:`S = \sum_{\text{non-empty}} (a_i - \tfrac{l+u}{2})`. Release
 
@@ -108,7 +108,7 @@ def sample_and_aggregate(
               \text{value} = \mathrm{clip}\Bigl(\tfrac{l+u}{2} + \frac{\hat S}{\max(\hat c, 1)},\ l,\ u\Bigr).
 
     Guarantee: :math:`\varepsilon`-DP under **add/remove-one** (and replace-one) neighbours, for any
-    ``len(data)`` including :math:`0` and :math:`n < k` (answering never depends on the size). Proof: fix
+    ``len(data)`` including :math:`0` and :math:`n < K` (answering never depends on the size). Proof: fix
     the labels of the records the two datasets share (same distribution for both); the extra record's label
     :math:`j` is independent. If chunk :math:`j` was non-empty, :math:`a_j` moves within :math:`[l, u]`:
     :math:`S` changes by at most :math:`u - l`, :math:`c` not at all. If it was empty, :math:`S` gains
@@ -116,9 +116,9 @@ def sample_and_aggregate(
     sensitivity :math:`(u - l, 1)` and the two Laplace draws cost :math:`\varepsilon/2` each; mixing over the
     same label distribution keeps the bound; the division and clipping are post-processing.
 
-    Why not let an empty chunk answer a fixed value (the midpoint) and divide by :math:`k`? That pulls the
-    estimate towards the midpoint by :math:`\frac{E}{k}(\tfrac{l+u}{2} - \bar a)` with
-    :math:`E = k(1 - 1/k)^n` empty chunks expected: +0.05 years for the Adult ages at :math:`k = 6000`.
+    Why not let an empty chunk answer a fixed value (the midpoint) and divide by :math:`K`? That pulls the
+    estimate towards the midpoint by :math:`\frac{E}{K}(\tfrac{l+u}{2} - \bar a)` with
+    :math:`E = K(1 - 1/K)^n` empty chunks expected: +0.05 years for the Adult ages at :math:`K = 6000`.
     Here empty chunks add nothing to :math:`S` or :math:`c`; :math:`E[\hat S] = S` and :math:`E[\hat c] = c`
     exactly, and only the division by a noisy count leaves a second-order bias of relative size about
     :math:`\mathrm{Var}(\hat c)/c^2 = 8/(\varepsilon c)^2`. Notebook 03.
