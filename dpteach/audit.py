@@ -399,19 +399,19 @@ def ptr_batch(version: Literal["book", "corrected"], b: float, epsilon: float, d
 
 
 def saa_batch(
-    f: Callable[[np.ndarray], float], k: int, lower: float, upper: float, epsilon: float, *,
-    noise_for: Literal["chunks", "k"] = "chunks", order: Literal["position", "sorted"] = "position",
+    f: Callable[[np.ndarray], float], n_chunks: int, lower: float, upper: float, epsilon: float, *,
+    noise_for: Literal["chunks", "K"] = "chunks", order: Literal["position", "sorted"] = "position",
 ) -> Sampler:
     r"""Contiguous sample-and-aggregate as a batched sampler: the mean of :math:`\mathrm{clip}(f(x_i), l, u)`
-    over the :math:`c \le k` slices of :math:`\lceil n/k \rceil` records
-    (:func:`dpteach.saa.contiguous_layout`) plus Laplace noise. Two switches break it the way notebook 05
+    over the :math:`c \le K` slices of :math:`\lceil n/K \rceil` records (:math:`K` = ``n_chunks``,
+    :func:`dpteach.saa.contiguous_layout`) plus Laplace noise. Two switches break it the way notebook 05
     shows:
 
     * ``noise_for="chunks"``: scale :math:`(u-l)/(c\varepsilon)`, which is
-      ``sample_and_aggregate(data, f, k, lower, upper, epsilon)``: :math:`\varepsilon`-DP under replace-one
-      neighbours *by position*. ``noise_for="k"`` is the book's code, scale :math:`(u-l)/(k\varepsilon)` even
-      when only :math:`c < k` chunks form; one chunk's answer still moves the mean by :math:`(u-l)/c`, so the
-      guarantee is only :math:`(k/c)\,\varepsilon`.
+      ``sample_and_aggregate(data, f, n_chunks, lower, upper, epsilon)``: :math:`\varepsilon`-DP under replace-one
+      neighbours *by position*. ``noise_for="K"`` is the book's code, scale :math:`(u-l)/(K\varepsilon)` even
+      when only :math:`c < K` chunks form; one chunk's answer still moves the mean by :math:`(u-l)/c`, so the
+      guarantee is only :math:`(K/c)\,\varepsilon`.
     * ``order="sorted"`` sorts the records by value before slicing, as data stored in value order are. One
       replacement then moves the changed record to another place and shifts every record in between by one,
       so every chunk may change: each clipped answer by up to :math:`u - l`, the mean by :math:`u - l`, and
@@ -422,19 +422,20 @@ def saa_batch(
     _check_callable("f", f, "f(chunk) -> float")
     lower, upper = check_bounds(lower, upper)
     epsilon = check_epsilon(epsilon)
-    k = check_int("k", k, 1)
-    if noise_for not in ("chunks", "k"):
-        raise ValueError(f"noise_for must be 'chunks' or 'k', got {noise_for!r}")
+    n_chunks = check_int("n_chunks", n_chunks, 1)
+    if noise_for not in ("chunks", "K"):
+        raise ValueError(f"noise_for must be 'chunks' or 'K', got {noise_for!r}")
     if order not in ("position", "sorted"):
         raise ValueError(f"order must be 'position' or 'sorted', got {order!r}")
 
     def center(data: np.ndarray) -> float:
         values = np.sort(data) if order == "sorted" else data
-        size, count = contiguous_layout(values.size, k)
+        size, count = contiguous_layout(values.size, n_chunks)
         return float(np.clip([f(values[i * size:(i + 1) * size]) for i in range(count)], lower, upper).mean())
 
     def scale(data: np.ndarray) -> float:
-        return (upper - lower) / ((k if noise_for == "k" else contiguous_layout(data.size, k)[1]) * epsilon)
+        formed = contiguous_layout(data.size, n_chunks)[1]
+        return (upper - lower) / ((n_chunks if noise_for == "K" else formed) * epsilon)
 
     return laplace_batch(center, scale)
 
@@ -487,10 +488,10 @@ JUMP_PAIR = AuditPair("median: (0, 50, 50, 50, 100) | (0, 0, 50, 50, 100)", "med
 PTR_PAIRS = tuple(AuditPair(f"PTR, distance {d} | {d + step}: {n} zeros | + one 100", f"PTR, distance {d} | {d + step}",
                             (0.0,) * n, (0.0,) * n + (UPPER,), "add/remove")
                   for d, step, n in ((0, 0, 10), (0, 1, 99), (4, 1, 103)))
-CHUNKS_PAIR = AuditPair("SAA max, k = 10 (6 chunks form): 11 zeros | first is 100", "SAA, 6 chunks for k = 10",
+CHUNKS_PAIR = AuditPair("SAA max, K = 10 (6 chunks form): 11 zeros | first is 100", "SAA, 6 chunks for K = 10",
                         (0.0,) * 11, (UPPER,) + (0.0,) * 10, "replace-one")
 _STEPS = (0.0, 0.0, 25.0, 25.0, 50.0, 50.0, 75.0, 75.0, UPPER, UPPER)
-SORTED_PAIR = AuditPair("SAA std, k = 5: (0, 0, 25, 25, …, 100, 100) | first is 100", "SAA std, k = 5",
+SORTED_PAIR = AuditPair("SAA std, K = 5: (0, 0, 25, 25, …, 100, 100) | first is 100", "SAA std, K = 5",
                         _STEPS, (UPPER, *_STEPS[1:]), "replace-one")
 
 _TABLE_GS = global_sensitivity(MEDIAN_UNIVERSE, 3, "median", relation="bounded")
@@ -537,8 +538,8 @@ CASES: tuple[AuditCase, ...] = (
     # 11 records in slices of 2 form 6 chunks, not 10: the book's noise is 6/10 of what one chunk needs.
     AuditCase("SAA, noise for the 6 chunks formed", "6 chunks", CHUNKS_PAIR,
               saa_batch(np.max, 10, LOWER, UPPER, 1.0), 1.0, 0.0, True),
-    AuditCase("SAA, noise for k = 10 (the book)", "k = 10", CHUNKS_PAIR,
-              saa_batch(np.max, 10, LOWER, UPPER, 1.0, noise_for="k"), 1.0, 0.0, False),
+    AuditCase("SAA, noise for K = 10 (the book)", "K = 10", CHUNKS_PAIR,
+              saa_batch(np.max, 10, LOWER, UPPER, 1.0, noise_for="K"), 1.0, 0.0, False),
     # Spreads clipped to [0, 10]: by position one chunk changes; sorted, four chunks each move by the full 10.
     AuditCase("SAA, chunks by position", "by position", SORTED_PAIR, saa_batch(np.std, 5, 0.0, 10.0, 1.0),
               1.0, 0.0, True),

@@ -150,16 +150,16 @@ def test_the_batched_smooth_median_draws_like_the_one_shot_release(data):
     assert scale == smooth_median_release(data, 0.0, 100.0, 1.0, 1e-3, np.random.default_rng(0)).scale
 
 
-@pytest.mark.parametrize(("data", "k"), [((0.0,) * 11, 10), ((100.0,) + (0.0,) * 10, 10),
+@pytest.mark.parametrize(("data", "n_chunks"), [((0.0,) * 11, 10), ((100.0,) + (0.0,) * 10, 10),
                                          ((5.0, 80.0, 20.0, 60.0, 61.0, 2.0, 99.0), 3)])
-def test_the_batched_sample_and_aggregate_draws_like_the_one_shot_release(data, k):
-    _assert_same_distribution(saa_batch(np.max, k, 0.0, 100.0, 1.0),
-                              lambda d, rng: sample_and_aggregate(d, np.max, k, 0.0, 100.0, 1.0, rng), data)
+def test_the_batched_sample_and_aggregate_draws_like_the_one_shot_release(data, n_chunks):
+    _assert_same_distribution(saa_batch(np.max, n_chunks, 0.0, 100.0, 1.0),
+                              lambda d, rng: sample_and_aggregate(d, np.max, n_chunks, 0.0, 100.0, 1.0, rng), data)
 
 
 def test_the_books_saa_noise_is_scaled_to_k_and_sorting_reorders():
     data = np.array([100.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0])
-    book = saa_batch(np.max, 10, 0.0, 100.0, 1.0, noise_for="k")(data, 200_000, np.random.default_rng(0))
+    book = saa_batch(np.max, 10, 0.0, 100.0, 1.0, noise_for="K")(data, 200_000, np.random.default_rng(0))
     # 6 chunks, one answers 100: centre 100/6; Laplace scale 100/10, so the mean absolute deviation is 10
     assert np.median(book) == pytest.approx(100 / 6, abs=0.1)
     assert np.mean(np.abs(book - 100 / 6)) == pytest.approx(10, rel=0.02)

@@ -321,9 +321,9 @@ SPECS: tuple[Spec, ...] = (
     _spec(audit.laplace_batch, {"center": np.sum, "scale": np.size}, center=NOT_CALLABLE, scale=NOT_CALLABLE),
     _spec(audit.ptr_batch, {"version": "book", "b": 1.0, "epsilon": 1.0, "delta": 0.01},
           version=name_bad(("book", "corrected")), b=positive_bad(), epsilon=positive_bad(), delta=delta_bad()),
-    _spec(audit.saa_batch, {"f": np.max, "k": 2, "lower": 0.0, "upper": 1.0, "epsilon": 1.0},
-          f=NOT_CALLABLE, k=int_bad(1), lower=above(1.0) | real_bad(), upper=below(0.0) | real_bad(),
-          epsilon=positive_bad(), noise_for=name_bad(("chunks", "k")), order=name_bad(("position", "sorted"))),
+    _spec(audit.saa_batch, {"f": np.max, "n_chunks": 2, "lower": 0.0, "upper": 1.0, "epsilon": 1.0},
+          f=NOT_CALLABLE, n_chunks=int_bad(1), lower=above(1.0) | real_bad(), upper=below(0.0) | real_bad(),
+          epsilon=positive_bad(), noise_for=name_bad(("chunks", "K")), order=name_bad(("position", "sorted"))),
     # sensitivity and smooth
     _spec(sensitivity.replicate, {"values": [1.0, 2.0], "size": 2}, values=data_bad(), size=int_bad(1)),
     _spec(sensitivity.global_sensitivity, {"universe": UNIVERSE, "size": 3, "query": "median"},
