@@ -2,16 +2,22 @@
 
 ``tests/data/blog_grids.csv`` was computed by the naive, blog-style engine (``scripts/pin_blog_grids.py``, a few
 minutes); the fast engine must reproduce it exactly, so a regression fails here and not only in a picture.
+Notebook 01's own figures (the Laplace worked example, the blog's k against a group's k) are pinned at the end.
 """
 
 from __future__ import annotations
 
+import itertools
+from collections import Counter
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 
-from dpteach.datasets import BLOG_FIGURES, blog_figure
+from dpteach import global_sensitivity, local_sensitivity
+from dpteach.datasets import BLOG_FIGURES, blog_figure, large_universe, small_universe
+from dpteach.sensitivity import neighbours_of
 
 PINNED = pd.read_csv(Path(__file__).parent / "data" / "blog_grids.csv")
 KEY = ["relation", "scope", "k", "query", "column"]
@@ -42,3 +48,51 @@ def test_figure_names_are_the_blogs() -> None:
     }
     with pytest.raises(ValueError, match="name must be one of"):
         blog_figure("unbounded_c")
+
+
+# ------------------------------------------------------------------------------- notebook 01's own figures
+DAYS = large_universe()["absence_days"].to_numpy()
+FIRST_SIX = tuple(DAYS[:6])
+
+
+def _group_neighbours(x: tuple, universe, k: int) -> set[tuple]:
+    """From scratch: remove r records of x and add a from the rest of the universe, 1 <= r + a <= k."""
+    left = sorted((Counter(universe.tolist()) - Counter(x)).elements())
+    found = set()
+    for r in range(min(k, len(x) - 1) + 1):
+        for kept in itertools.combinations(x, len(x) - r):
+            for a in range(k - r + 1):
+                found.update(tuple(sorted(kept + added)) for added in itertools.combinations(left, a))
+    found.discard(tuple(sorted(x)))
+    return found
+
+
+def test_laplace_example_numbers() -> None:
+    absence = small_universe()["absence_days"].to_numpy()
+    assert global_sensitivity(absence, 3, "sum", relation="unbounded") == 10  # scale 10 at epsilon = 1
+    # Note 1: for the median, additions alone give 0.5 and removals 4; dpteach's unbounded value is the larger.
+    by_size = {3 - 1: 0.0, 3 + 1: 0.0}
+    for release in itertools.combinations(absence, 3):
+        table = neighbours_of(release, absence, "median", relation="unbounded")
+        for neighbour, norm in zip(table["neighbour"], table["L1"], strict=True):
+            by_size[len(neighbour)] = max(by_size[len(neighbour)], norm)
+    assert by_size == {2: 4.0, 4: 0.5}
+    assert global_sensitivity(absence, 3, "median", relation="unbounded") == 4.0
+
+
+def test_blog_k_against_group_k_for_one_release() -> None:
+    blog = [local_sensitivity(FIRST_SIX, DAYS, "var", k=k, relation="unbounded") for k in range(1, 5)]
+    group = [local_sensitivity(FIRST_SIX, DAYS, "var", k=k, relation="symmetric") for k in range(1, 5)]
+    assert [round(v, 2) for v in blog] == [32.92, 37.58, 33.18, 29.57]  # the blog's curve falls after k = 2
+    assert [round(v, 2) for v in group] == [32.92, 38.89, 47.08, 58.33]
+    by_hand = [max(abs(np.var(FIRST_SIX) - np.var(y)) for y in _group_neighbours(FIRST_SIX, DAYS, k))
+               for k in range(1, 5)]
+    assert group == pytest.approx(by_hand, rel=1e-12)
+    assert np.var((1, 2, 3, 20)) - np.var(FIRST_SIX) == pytest.approx(group[3])  # the four-record counterexample
+
+
+def test_blog_k_against_group_k_globally() -> None:
+    blog = [global_sensitivity(DAYS, 6, "var", k=k, relation="unbounded") for k in range(1, 5)]
+    group = [global_sensitivity(DAYS, 6, "var", k=k, relation="symmetric") for k in range(1, 5)]
+    assert [round(v, 2) for v in blog] == [39.81, 51.67, 52.25, 55.78]
+    assert [round(v, 2) for v in group] == [39.81, 51.67, 52.25, 58.33]
