@@ -114,7 +114,8 @@ def _finite(name: str, on_rows: BatchFunction) -> BatchFunction:
     """
 
     def checked(rows: np.ndarray) -> np.ndarray:
-        out = on_rows(rows)
+        with np.errstate(over="ignore", invalid="ignore"):  # reported below, with what to do about it
+            out = on_rows(rows)
         if not np.isfinite(out).all():
             bad = out[~np.isfinite(out)][0]
             raise ValueError(

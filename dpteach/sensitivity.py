@@ -298,8 +298,12 @@ def local_sensitivities(
 
     Its maximum is the global sensitivity: that is the definition of :math:`GS_k`, and a test checks it.
     """
+    resolve_query(query)
+    check_relation(relation)
     universe_data = as_dataset(universe, "universe")
     size = check_int("size", size, 1, universe_data.size, high_label=f"|universe| = {universe_data.size}")
+    k = _check_distance(k, size, universe_data.size, relation)
+    check_exact_sums(universe_data, _largest_dataset(size, k, relation, universe_data.size), "universe")
     values, capacity = distinct_counts(universe_data)
     releases = sorted(as_tuple(row) for row in counts_to_rows(values, submultisets(capacity, size)))
     local = [local_sensitivity(r, universe_data, query, k=k, relation=relation) for r in releases]

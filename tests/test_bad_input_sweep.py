@@ -147,6 +147,9 @@ PEOPLE, VISITS = TABLES["people"], TABLES["visits"]
 RNG = np.random.default_rng(0)
 DATA = [1.0, 2.0, 3.0, 10.0]
 UNIVERSE = [1.0, 2.0, 3.0, 10.0, 11.0]
+# issue 11 section 6: integers float64 would round, whole-number sums beyond 2**53, sums that overflow
+UNSAFE_UNIVERSE = st.sampled_from([[2**53, 2**53 + 1, 2**53 + 2, 1, 2], [2**52, 2**52 + 1, 2**52 + 2, 1, 2],
+                                   [0.0, 1e306, 0.0, 1e306, 1e306], [1, 2, 3, 2**64, 5]])
 NEIGHBOUR_TABLE = dpteach.neighbour_table(UNIVERSE, 3, "median")
 CASE = {"case": "flat_map", "params": {"max_rows": 2}}
 QUERY_NAMES = (*dpteach.QUERIES, "percentile_10")
@@ -215,7 +218,7 @@ SPECS: tuple[Spec, ...] = (
     # queries and neighbours
     _spec(queries.resolve_query, {"query": "median"},
           query=name_bad(QUERY_NAMES) | st.sampled_from(["percentile_101", "percentile_-1", "percentile_x"])),
-    _spec(queries.as_dataset, {"data": DATA}, data=data_bad()),
+    _spec(queries.as_dataset, {"data": DATA}, data=data_bad() | st.just([1, 2**53 + 1]) | st.just([2**70])),
     _spec(queries.evaluate, {"query": "median", "data": DATA}, query=name_bad(QUERY_NAMES), data=data_bad()),
     _spec(neighbours.check_relation, {"relation": "bounded"}, relation=name_bad(neighbours.RELATIONS)),
     # transformations
@@ -327,29 +330,32 @@ SPECS: tuple[Spec, ...] = (
     # sensitivity and smooth
     _spec(sensitivity.replicate, {"values": [1.0, 2.0], "size": 2}, values=data_bad(), size=int_bad(1)),
     _spec(sensitivity.global_sensitivity, {"universe": UNIVERSE, "size": 3, "query": "median"},
-          universe=data_bad(), size=int_bad(1, 5), query=name_bad(QUERY_NAMES), k=int_bad(1, 2),
+          universe=data_bad() | UNSAFE_UNIVERSE, size=int_bad(1, 5), query=name_bad(QUERY_NAMES), k=int_bad(1, 2),
           relation=name_bad(neighbours.RELATIONS), method=name_bad(("fast", "naive"))),
     _spec(sensitivity.local_sensitivity, {"release": [1.0, 2.0, 3.0], "universe": UNIVERSE, "query": "median"},
-          release=data_bad() | st.just([99.0]), universe=data_bad(), query=name_bad(QUERY_NAMES), k=int_bad(1, 2),
+          release=data_bad() | st.just([99.0]) | st.just([2**53 + 1]), universe=data_bad() | UNSAFE_UNIVERSE,
+          query=name_bad(QUERY_NAMES), k=int_bad(1, 2),
           relation=name_bad(neighbours.RELATIONS), method=name_bad(("fast", "naive"))),
     _spec(sensitivity.blog_bounded_local, {"release": [1.0, 2.0, 3.0], "universe": UNIVERSE, "query": "median"},
-          release=data_bad() | st.just([99.0]), universe=data_bad(), query=name_bad(QUERY_NAMES), k=int_bad(1, 2)),
+          release=data_bad() | st.just([99.0]), universe=data_bad() | UNSAFE_UNIVERSE, query=name_bad(QUERY_NAMES),
+          k=int_bad(1, 2)),
     _spec(sensitivity.neighbours_of, {"release": [1.0, 2.0, 3.0], "universe": UNIVERSE, "query": "median"},
           release=data_bad() | st.just([99.0]), universe=data_bad(), query=name_bad(QUERY_NAMES), k=int_bad(1, 2),
           relation=name_bad(neighbours.RELATIONS)),
     _spec(sensitivity.local_sensitivities, {"universe": UNIVERSE, "size": 3, "query": "median"},
-          universe=data_bad(), size=int_bad(1, 5), query=name_bad(QUERY_NAMES), k=int_bad(1, 2),
+          universe=data_bad() | UNSAFE_UNIVERSE, size=int_bad(1, 5), query=name_bad(QUERY_NAMES), k=int_bad(1, 2),
           relation=name_bad(neighbours.RELATIONS)),
     _spec(sensitivity.releases_attaining_global, {"universe": UNIVERSE, "size": 3, "query": "median"},
-          universe=data_bad(), size=int_bad(1, 5), query=name_bad(QUERY_NAMES), k=int_bad(1, 2),
+          universe=data_bad() | UNSAFE_UNIVERSE, size=int_bad(1, 5), query=name_bad(QUERY_NAMES), k=int_bad(1, 2),
           relation=name_bad(neighbours.RELATIONS)),
     _spec(sensitivity.sensitivity_grid, {"universe": {"c": UNIVERSE}, "size": 3, "queries": ["median"]},
-          universe=NOT_A_FRAME | st.sampled_from([{}, {"c": []}, {"c": ["a"]}]), size=int_bad(1, 5),
+          universe=NOT_A_FRAME | st.sampled_from([{}, {"c": []}, {"c": ["a"]}, {"c": [2**53, 2**53 + 1, 2**53 + 2]}]),
+          size=int_bad(1, 5),
           release=st.sampled_from([{"c": [99.0]}, 1, "c"]), columns=st.sampled_from([["nope"], [], "c", 1]),
           queries=st.sampled_from([["nope"], [1], "median", None]), ks=st.sampled_from([[0], [9], ["1"], None]),
           relations=st.sampled_from([["nope"], "bounded", None]), method=name_bad(("fast", "naive"))),
     _spec(sensitivity.neighbour_table, {"universe": UNIVERSE, "size": 3, "query": "median"},
-          universe=data_bad(), size=int_bad(1, 5), query=name_bad(QUERY_NAMES), k=int_bad(1, 2),
+          universe=data_bad() | UNSAFE_UNIVERSE, size=int_bad(1, 5), query=name_bad(QUERY_NAMES), k=int_bad(1, 2),
           relation=name_bad(neighbours.RELATIONS)),
     _spec(smooth.laplace_beta, {"epsilon": 1.0, "delta": 0.01}, epsilon=positive_bad(), delta=delta_bad()),
     _spec(smooth.smoothed_local_sensitivity, {"ls_at_distance": [1.0, 2.0], "beta": 0.1},
@@ -383,6 +389,7 @@ EXCUSED: dict[str, str] = {
         "distinct_counts", "count_submultisets", "submultisets", "counts_to_rows", "counts_of", "as_tuple",
         "missing_from", "multiset_difference", "positional_neighbours")},
     "dpteach.sensitivity.local_neighbour_counts": "engine internal, called on checked arrays only",
+    "dpteach.queries.check_exact_sums": "engine internal, called on arrays as_dataset has already checked",
     "dpteach.plotting.draw_neighbour_table": "draws what style_neighbour_table checks; needs an Axes",
 }
 

@@ -8,6 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import dpteach
+from dpteach.queries import check_data, check_exact_sums
 
 DAYS = [1, 2, 3, 10]
 
@@ -52,3 +53,35 @@ def test_callable_and_series() -> None:
 
     assert dpteach.evaluate(np.max, pd.Series(DAYS)) == 10.0
     assert dpteach.evaluate("median", (x for x in DAYS)) == 2.5
+
+
+# ------------------------------------------------------------------------------------------ fail safe
+@pytest.mark.parametrize("data", [[2**53 + 1], [1, -(2**53) - 1], np.array([2**62], dtype=np.int64),
+                                  np.array([2**63], dtype=np.uint64), [2**70, 1]])
+def test_integers_float64_would_round_are_refused(data) -> None:
+    with pytest.raises(ValueError, match=r"data holds integers beyond 2\*\*53"):
+        check_data(data)
+
+
+def test_integers_up_to_two_to_the_53_are_kept_exactly() -> None:
+    assert check_data([2**53, -(2**53), 7]).tolist() == [2**53, -(2**53), 7]
+    assert check_data(np.array([2**53], dtype=np.int64))[0] == 2**53
+
+
+def test_exact_sums_bound_the_largest_records() -> None:
+    values = np.array([2.0**52, 2.0**52, 1.0, 1.0])
+    check_exact_sums(values, 2)  # 2**53: still exact
+    with pytest.raises(ValueError, match=r"universe holds whole numbers whose sums over 3 records reach 9\.007e\+15"):
+        check_exact_sums(values, 3, "universe")
+    check_exact_sums(values + 0.5, 4)  # fractional data follow float64 arithmetic: not checked
+    with pytest.raises(ValueError, match="1.001e\\+309"):  # exact even beyond the float range
+        check_exact_sums(np.full(1001, 1e306), 1001)
+
+
+@pytest.mark.parametrize(("query", "data"), [("sum", [1e308, 1e308]), ("mean", [1e308, 1e308]),
+                                             ("var", [-1e200, 1e200]), ("median", [1e308, 1.5e308]),
+                                             (lambda x: float("nan"), [1.0])])
+def test_non_finite_query_values_raise(query, data) -> None:
+    """mean([1e308, 1e308]) overflows although the truth is 1e308: never hand such a value to a max."""
+    with pytest.raises(ValueError, match="float64 overflow or NaN"):
+        dpteach.evaluate(query, data)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+from collections import Counter
 
 import numpy as np
 import pandas as pd
@@ -212,3 +213,116 @@ def test_work_above_budget_shows_progress(monkeypatch, capsys) -> None:
 def test_bad_input_is_named(call, error, message) -> None:
     with pytest.raises(error, match=message):
         call()
+
+
+# ------------------------------------------------------------------------------------------ the blog's bounded local
+def blog_transcription(universe: list[float], release: tuple[float, ...], k: int, query: str) -> float:
+    """The blog's bounded-local algorithm, by position: keep n - k records of the release, refill each core with
+    every k records of (universe - core), compare every pair inside one core's group, return the largest gap."""
+    def run(data: list[float]) -> float:
+        return dpteach.evaluate(query, data)
+
+    groups = []
+    for core in itertools.combinations(release, len(release) - k):
+        rest = list((Counter(universe) - Counter(core)).elements())
+        groups.append([list(core) + list(fill) for fill in itertools.combinations(rest, k)])
+    norms = []
+    for group in groups:
+        for i in range(len(group) - 1):
+            for j in range(i + 1, len(group)):
+                norms.append(abs(run(group[i]) - run(group[j])))
+    return max(norms)
+
+
+@st.composite
+def blog_cases(draw):
+    """The blog's input rule: 0 < k < size and k <= |universe| - size; duplicates on purpose."""
+    pool = draw(st.lists(st.integers(min_value=-5, max_value=12), min_size=1, max_size=5))
+    universe = draw(st.lists(st.sampled_from(pool), min_size=3, max_size=7))
+    size = draw(st.integers(min_value=2, max_value=len(universe) - 1))
+    k = draw(st.integers(min_value=1, max_value=min(size - 1, len(universe) - size)))
+    release = tuple(draw(st.permutations(universe))[:size])
+    return universe, size, k, release
+
+
+@settings(max_examples=300, deadline=None)
+@given(case=blog_cases(), query=queries)
+def test_blog_bounded_local_is_the_blogs_algorithm(case, query) -> None:
+    universe, size, k, release = case
+    blog = dpteach.blog_bounded_local(release, universe, query, k=k)
+    assert blog == blog_transcription(universe, release, k, query)
+    local = dpteach.local_sensitivity(release, universe, query, k=k, relation="bounded")
+    assert local <= blog <= dpteach.global_sensitivity(universe, size, query, k=k, relation="bounded")
+
+
+@settings(max_examples=60, deadline=None)
+@given(case=blog_cases(), query=queries)
+def test_blog_bounded_local_over_all_releases_is_global(case, query) -> None:
+    universe, size, k, _ = case
+    releases = set(itertools.combinations(sorted(universe), size))
+    assert max(dpteach.blog_bounded_local(r, universe, query, k=k) for r in releases) == (
+        dpteach.global_sensitivity(universe, size, query, k=k, relation="bounded", method="enumerate"))
+
+
+def test_blog_bounded_local_issue_example() -> None:
+    universe, release = [11, 11, 8, 6, 8, 10], (8, 10, 6)
+    assert dpteach.blog_bounded_local(release, universe, "sum", k=2) == 8
+    assert blog_transcription(universe, release, 2, "sum") == 8
+    assert dpteach.global_sensitivity(universe, 3, "sum", k=2, relation="bounded") == 8
+
+
+def test_blog_bounded_local_on_the_median_table() -> None:
+    blog = [dpteach.blog_bounded_local(r, TABLE_UNIVERSE, "median") for r in TABLE_RELEASES]
+    truth = [dpteach.local_sensitivity(r, TABLE_UNIVERSE, "median", relation="bounded") for r in TABLE_RELEASES]
+    assert {r for r, b, t in zip(TABLE_RELEASES, blog, truth, strict=True) if b != t} == {
+        (1, 3, 10), (1, 3, 11), (2, 3, 10), (2, 3, 11)}
+    assert max(blog) == 8 == dpteach.global_sensitivity(TABLE_UNIVERSE, 3, "median", relation="bounded")
+
+
+# ------------------------------------------------------------------------------------------ fail safe
+ALL_PATHS = [(relation, method) for relation in ("unbounded", "bounded", "symmetric")
+             for method in ("fast", "enumerate", "naive")]
+
+
+@pytest.mark.parametrize(("relation", "method"), ALL_PATHS)
+@pytest.mark.parametrize("query", ["sum", "mean", "var", np.sum])
+def test_overflowing_query_values_raise_on_every_path(relation, method, query) -> None:
+    """inf - inf is NaN, which max would drop (the old answer was 0.0): every path must refuse instead."""
+    huge = [0.5, 1.5e308, 1.6e308, 1.7e308]  # fractional, so not refused as inexact whole numbers
+    with pytest.raises(ValueError, match="overflow"):
+        dpteach.global_sensitivity(huge, 2, query, relation=relation, method=method)
+    with pytest.raises(ValueError, match="overflow"):
+        dpteach.local_sensitivity(huge[:2], huge, query, relation=relation, method=method)
+
+
+@pytest.mark.parametrize(("relation", "method"), ALL_PATHS)
+def test_a_gap_beyond_float_range_is_inf(relation, method) -> None:
+    """Finite query values whose true difference exceeds the float64 range: inf is the truth."""
+    universe = [-1e308, -1e308, 0.25, 1e308]
+    assert dpteach.global_sensitivity(universe, 2, np.max, relation=relation, method=method) == np.inf
+    assert dpteach.local_sensitivity([-1e308, 1e308], universe, np.max, relation=relation, method=method) == np.inf
+    if relation != "symmetric":  # odd sizes only, so the median never averages two huge values
+        universe = [-1e308, -1e308, 0.25, 1e308, 1e308]
+        assert dpteach.global_sensitivity(universe, 3, "median", k=2, relation=relation, method=method) == np.inf
+
+
+@pytest.mark.parametrize(("relation", "method"), ALL_PATHS)
+def test_issue_examples_raise_instead_of_returning_zero(relation, method) -> None:
+    with pytest.raises(ValueError, match="universe .*2\\*\\*53"):  # old answer: 0.0 (1e306 * 1000 overflows)
+        dpteach.global_sensitivity(dpteach.replicate([0.0, 1e306], 1001), 1000, "sum", relation=relation,
+                                   method=method)
+    with pytest.raises(ValueError, match="universe holds integers beyond 2\\*\\*53"):  # old answer: 0.0 (truth 2)
+        dpteach.global_sensitivity([2**53, 2**53 + 1, 2**53 + 2], 2, "sum", relation=relation, method=method)
+    with pytest.raises(ValueError, match="universe holds whole numbers whose sums"):  # rounded sums: 4, truth 2
+        dpteach.global_sensitivity([2**52, 2**52 + 1, 2**52 + 2], 2, "sum", relation=relation, method=method)
+    with pytest.raises(ValueError, match="universe holds whole numbers whose sums"):
+        dpteach.local_sensitivity([2**52, 2**52 + 1], [2**52, 2**52 + 1, 2**52 + 2], "sum", relation=relation,
+                                  method=method)
+
+
+def test_whole_numbers_up_to_the_exact_limit_are_exact() -> None:
+    universe = [2**50, 2**50 + 1, 2**50 + 2, 2**50 + 3]  # sums of 3 records stay below 2**53
+    for method in ("fast", "enumerate", "naive"):  # keep 2**50 + 1, replace 2**50 by 2**50 + 3
+        assert dpteach.global_sensitivity(universe, 2, "sum", relation="bounded", method=method) == 3
+        assert dpteach.global_sensitivity(universe, 2, "sum", k=2, relation="symmetric", method=method) == (
+            2**51 + 5)  # add the two largest to the two smallest
