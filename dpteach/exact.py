@@ -29,6 +29,16 @@ Sum and mean are sums of the order statistics; a percentile is :math:`(1 - t) y_
   largest value is at most that of :math:`T = x + \mathrm{top}_k(S)`, and :math:`\mathrm{top}_n(T)` is itself a
   neighbour: it dominates every neighbour. Symmetrically :math:`\mathrm{bottom}_n(x + \mathrm{bottom}_k(S))`
   is dominated by every neighbour. Two candidates (with :math:`k` capped at :math:`|S|`).
+* Symmetric: every neighbour is :math:`x - r + a` with :math:`r = x - y`, :math:`a = y - x`, so it lies in
+  one of the families :math:`F_{ij} = \{x - r + a : r \subseteq x,\ |r| = i,\ a \subseteq S,\ |a| = j\}` with
+  :math:`0 \le i \le \min(k, n - 1)`, :math:`0 \le j \le \min(k - i, |S|)`, :math:`i + j \ge 1`; conversely every
+  member of :math:`F_{ij}` keeps :math:`n - i \ge 1` records of :math:`x` and differs from it in at most
+  :math:`i + j \le k` records, so it is a neighbour or :math:`x` itself (an equal value removed and added
+  back), whose gap 0 changes no maximum. Inside one family all datasets have :math:`n - i + j` records, and
+  (D1), (D2) and the fact that each order statistic of a union is non-decreasing in every element give
+  :math:`x - \mathrm{top}_i(x) + \mathrm{bottom}_j(S) \preceq y \preceq x - \mathrm{bottom}_i(x) + \mathrm{top}_j(S)`
+  for every :math:`y \in F_{ij}`. So the two extremes of every family, :math:`O(k^2)` candidates, contain the
+  smallest and the largest neighbour value.
 
 **Global sensitivity** (:func:`global_candidates`). Here the release varies too, so we need the worst
 *pair*. Every query here is an affine function :math:`\sum_i w_i y_{(i)} + c` of the order statistics of the
@@ -92,9 +102,12 @@ def percentile_level(query: Query) -> float | None:
 
 def has_closed_form(query: Query, relation: str = "unbounded", scope: str = "global") -> bool:
     """Whether :mod:`dpteach.exact` computes ``query`` exactly without enumeration (named monotone queries)
-    for this neighbour ``relation`` and ``scope`` (``"global"`` or ``"local"``)."""
+    for this neighbour ``relation`` and ``scope`` (``"global"`` or ``"local"``).
+
+    Symmetric global sensitivity has no closed form here: the engine enumerates it.
+    """
     monotone = isinstance(query, str) and (query in ("count", "sum", "mean") or percentile_level(query) is not None)
-    return monotone and relation != "symmetric"
+    return monotone and (relation != "symmetric" or scope == "local")
 
 
 def _rank(size: int, level: float) -> int:
@@ -146,9 +159,14 @@ def local_candidates(release: np.ndarray, universe: np.ndarray, k: int, relation
     """The few neighbours of sorted ``release`` that attain the smallest and largest monotone query value.
 
     Unbounded: ``[x - top_k(x), x - bottom_k(x), x + bottom_k(S), x + top_k(S)]``; bounded:
-    ``[bottom_n(x + bottom_k(S)), top_n(x + top_k(S))]``, with :math:`S = U - x` (module docstring).
+    ``[bottom_n(x + bottom_k(S)), top_n(x + top_k(S))]``; symmetric: ``x - top_i(x) + bottom_j(S)`` and
+    ``x - bottom_i(x) + top_j(S)`` for every family :math:`(i, j)`; with :math:`S = U - x` (module docstring).
     """
     n, others = release.size, spare(release, universe)
+    if relation == "symmetric":
+        families = [(i, j) for i in range(min(k, n - 1) + 1) for j in range(max(0, 1 - i), min(k - i, others.size) + 1)]
+        return [np.sort(np.concatenate(parts), kind="stable") for i, j in families
+                for parts in ((release[: n - i], others[:j]), (release[i:], others[others.size - j:]))]
     if relation == "unbounded":
         return [release[: n - k], release[k:],
                 np.sort(np.concatenate([release, others[:k]]), kind="stable"),

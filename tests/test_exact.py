@@ -111,6 +111,41 @@ def test_local_candidates_are_neighbours(case) -> None:
         assert tuple(candidate.tolist()) in everyone or (relation == "bounded" and list(candidate) == list(data))
 
 
+@st.composite
+def symmetric_cases(draw, values=None):
+    """(universe, release, k) for relation="symmetric": 1 <= k <= |U| - 1, any release size."""
+    values = values if values is not None else st.integers(min_value=-6, max_value=14)
+    universe = draw(st.lists(values, min_size=2, max_size=8))
+    size = draw(st.integers(min_value=1, max_value=len(universe)))
+    k = draw(st.integers(min_value=1, max_value=len(universe) - 1))
+    return universe, draw(st.permutations(universe))[:size], k
+
+
+@settings(max_examples=300, deadline=None)
+@given(case=st.one_of(symmetric_cases(), symmetric_cases(st.floats(min_value=-1e3, max_value=1e3,
+                                                                      allow_nan=False))),
+       query=monotone_queries)
+def test_symmetric_local_closed_form_equals_enumeration(case, query) -> None:
+    universe, release, k = case
+    expected = dpteach.local_sensitivity(release, universe, query, k=k, relation="symmetric", method="enumerate")
+    assert dpteach.local_sensitivity(release, universe, query, k=k, relation="symmetric") == expected
+
+
+@settings(max_examples=200, deadline=None)
+@given(case=symmetric_cases())
+def test_symmetric_local_candidates_are_neighbours_or_the_release(case) -> None:
+    universe, release, k = case
+    everyone = {tuple(sorted(nb)) for nb in positional_neighbours(tuple(release), tuple(universe), k, "symmetric")}
+    data, pool = as_dataset(release), as_dataset(universe)
+    for candidate in exact.local_candidates(data, pool, k, "symmetric"):
+        assert tuple(candidate.tolist()) in everyone | {tuple(data.tolist())}
+
+
+def test_symmetric_global_enumerates_and_local_is_closed_form() -> None:
+    assert not exact.has_closed_form("sum", "symmetric") and exact.has_closed_form("sum", "symmetric", "local")
+    assert not exact.has_closed_form("var", "symmetric", "local")
+
+
 # ------------------------------------------------------------------------------------------ at scale
 def test_large_universe_answers_match_hand_formulas() -> None:
     rng = np.random.default_rng(6)
