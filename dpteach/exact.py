@@ -68,6 +68,22 @@ datasets it compares, and the difference of two such values is again of that for
   :math:`M = U_{(k_e .. |U|-k_e-1)}`, and :math:`f(y) - f(y')` has weights on the ranks of :math:`C`: positive
   at :math:`l, l+1` (from :math:`y`), negative at :math:`l - k_e, l - k_e + 1` (from :math:`y'`), mixed at
   :math:`l` only when :math:`k_e = 1`. Sign-separated again: :math:`C` is a split of :math:`M`.
+* Symmetric: write a pair as :math:`x = C + r`, :math:`y = C + a` with :math:`C = x \cap y`, :math:`|r| = i`,
+  :math:`|a| = j` (a family :math:`(i, j)`: :math:`1 \le i + j \le k`, :math:`i \le n - 1`) and let
+  :math:`z = x \cup y = C + r + a \subseteq U`, of :math:`m = n + j` records. Then :math:`x = z - a` and
+  :math:`y = z - r`, so by (D1) :math:`x \preceq z - \mathrm{bottom}_j(z) = \mathrm{top}_n(z)` and
+  :math:`y \succeq z - \mathrm{top}_i(z) = \mathrm{bottom}_{m-i}(z)`, and symmetrically
+  :math:`f(y) - f(x) \le f(\mathrm{top}_{m-i}(z)) - f(\mathrm{bottom}_n(z))`. Both bounds are attained by
+  neighbour pairs (the removed blocks are disjoint because :math:`i \le n`; the pair shares the
+  :math:`n - i \ge 1` middle records of :math:`z` and differs in at most :math:`i + j` records). As functions of
+  :math:`z` both are sign-separated: for the sum the weights are :math:`-1` below rank :math:`j` (resp.
+  :math:`i`) and :math:`+1` from rank :math:`m - i` (resp. :math:`n`); for the mean the middle ranks carry
+  :math:`1/n - 1/(m-i)` (resp. its negative), whose sign only moves the split to :math:`j` or :math:`m - i`
+  (resp. :math:`i` or :math:`n`); for a percentile the positive ranks :math:`j + \lfloor h_n \rfloor (+1)` sit
+  at or above the negative ones :math:`\lfloor h_{m-i} \rfloor (+1)` since
+  :math:`j + h_n - h_{m-i} = j(1 - p/100) + ip/100 \ge 0` (resp. :math:`i + h_{m-i} - h_n \ge 0`), with the
+  fractional parts ordered as in the unbounded case when the floors agree. So by (D2) the best :math:`z` is a
+  split of :math:`U` with :math:`s` in a window of :math:`O(k)` ranks, for each of the :math:`O(k^2)` families.
 
 **Floating point.** Enumeration compares the floats :math:`f(x)` and :math:`f(x')` computed by numpy on
 sorted datasets; so do we, on the candidates. Sum and mean are monotone in every position even in floating
@@ -104,10 +120,10 @@ def has_closed_form(query: Query, relation: str = "unbounded", scope: str = "glo
     """Whether :mod:`dpteach.exact` computes ``query`` exactly without enumeration (named monotone queries)
     for this neighbour ``relation`` and ``scope`` (``"global"`` or ``"local"``).
 
-    Symmetric global sensitivity has no closed form here: the engine enumerates it.
+    Today the answer depends on the query only: every relation and scope has its closed form (module
+    docstring); ``var``, ``std`` and callables are enumerated. The arguments let callers ask per path.
     """
-    monotone = isinstance(query, str) and (query in ("count", "sum", "mean") or percentile_level(query) is not None)
-    return monotone and (relation != "symmetric" or scope == "local")
+    return isinstance(query, str) and (query in ("count", "sum", "mean") or percentile_level(query) is not None)
 
 
 def _rank(size: int, level: float) -> int:
@@ -192,6 +208,8 @@ def global_candidates(
     level = percentile_level(query)
     total = universe.size
     pairs: list[tuple[np.ndarray, np.ndarray]] = []
+    if relation == "symmetric":
+        return _symmetric_global_candidates(universe, size, k, level)
     if relation == "unbounded":
         for m in (size, size + k):
             if level is None:
@@ -220,6 +238,30 @@ def global_candidates(
     for s in sorted(splits):
         shared = split(middle, core, s)
         pairs.append((np.concatenate([shared, top]), np.concatenate([bottom, shared])))
+    return pairs
+
+
+def _symmetric_global_candidates(
+    universe: np.ndarray, size: int, k: int, level: float | None
+) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Symmetric pairs (module docstring): for each family ``(i, j)`` and split ``z`` of ``m = size + j``
+    records, ``(top_n(z), bottom_{m-i}(z))`` and ``(top_{m-i}(z), bottom_n(z))``."""
+    pairs: list[tuple[np.ndarray, np.ndarray]] = []
+    families = [(i, j) for i in range(min(k, size - 1) + 1)
+                for j in range(max(0, 1 - i), min(k - i, universe.size - size) + 1)]
+    for i, j in families:
+        m = size + j
+        if level is None:  # sum, mean, count: the split sits at one of these ranks
+            firsts = seconds = {i, j, size, m - i}
+        else:
+            firsts = _window(_rank(m - i, level) - 2, j + _rank(size, level) + 3, 0, m)
+            seconds = _window(_rank(size, level) - 2, i + _rank(m - i, level) + 3, 0, m)
+        for s in sorted(firsts):
+            z = split(universe, m, s)
+            pairs.append((z[j:], z[: m - i]))
+        for s in sorted(seconds):
+            z = split(universe, m, s)
+            pairs.append((z[i:], z[:size]))
     return pairs
 
 

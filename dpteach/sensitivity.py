@@ -32,9 +32,8 @@ Three methods give the same numbers:
 * ``method="fast"`` (the default) uses the closed forms of :mod:`dpteach.exact` for ``count``, ``sum``,
   ``mean``, ``median`` and ``percentile_<p>`` (a few candidate datasets read off the sorted universe, so
   universes of a million values take well under a second), and ``"enumerate"`` for everything else
-  (``std``, ``var`` and callables, for which no exact shortcut is implemented). Notebook 06. For
-  ``relation="symmetric"`` the closed forms are those proved in :mod:`dpteach.exact` (see
-  :func:`dpteach.exact.has_closed_form`); other cases enumerate.
+  (``std``, ``var`` and callables, for which no exact shortcut is implemented). Notebook 06. The closed
+  forms cover all three relations, global and local; each is proved in :mod:`dpteach.exact`.
 
 Fail safe: a query value that overflows float64 (or is NaN) raises ``ValueError`` wherever it is computed
 (:func:`dpteach.queries.resolve_query`), so no NaN ever reaches a ``max``; integers beyond :math:`2^{53}` are

@@ -141,9 +141,52 @@ def test_symmetric_local_candidates_are_neighbours_or_the_release(case) -> None:
         assert tuple(candidate.tolist()) in everyone | {tuple(data.tolist())}
 
 
-def test_symmetric_global_enumerates_and_local_is_closed_form() -> None:
-    assert not exact.has_closed_form("sum", "symmetric") and exact.has_closed_form("sum", "symmetric", "local")
-    assert not exact.has_closed_form("var", "symmetric", "local")
+@settings(max_examples=300, deadline=None)
+@given(case=symmetric_cases(), query=monotone_queries)
+def test_symmetric_global_closed_form_equals_enumeration(case, query) -> None:
+    universe, release, k = case
+    expected = dpteach.global_sensitivity(universe, len(release), query, k=k, relation="symmetric",
+                                          method="enumerate")
+    assert dpteach.global_sensitivity(universe, len(release), query, k=k, relation="symmetric") == expected
+
+
+@settings(max_examples=150, deadline=None)
+@given(case=symmetric_cases(st.floats(min_value=-1e3, max_value=1e3, allow_nan=False)), query=monotone_queries)
+def test_symmetric_global_closed_form_on_reals(case, query) -> None:
+    universe, release, k = case
+    expected = dpteach.global_sensitivity(universe, len(release), query, k=k, relation="symmetric",
+                                          method="enumerate")
+    closed = dpteach.global_sensitivity(universe, len(release), query, k=k, relation="symmetric")
+    assert closed == pytest.approx(expected, rel=1e-12, abs=1e-9)
+
+
+@settings(max_examples=150, deadline=None)
+@given(case=symmetric_cases(), query=monotone_queries)
+def test_symmetric_global_candidates_are_neighbour_pairs_inside_the_universe(case, query) -> None:
+    universe, release, k = case
+    size, pool = len(release), Counter(universe)
+    for y, y_prime in exact.global_candidates(as_dataset(universe), size, k, "symmetric", query):
+        a, b = Counter(y.tolist()), Counter(y_prime.tolist())
+        assert not (a - pool) and not (b - pool)  # both inside the universe
+        assert size in (y.size, y_prime.size) and (a & b)  # a release of `size` and a dataset sharing a record
+        assert sum((a - b).values()) + sum((b - a).values()) <= k
+
+
+def test_symmetric_has_closed_forms_for_monotone_queries_only() -> None:
+    assert exact.has_closed_form("sum", "symmetric") and exact.has_closed_form("median", "symmetric", "local")
+    assert not exact.has_closed_form("var", "symmetric", "local") and not exact.has_closed_form(np.max, "symmetric")
+
+
+def test_symmetric_at_scale_matches_hand_formulas() -> None:
+    rng = np.random.default_rng(8)
+    universe = np.sort(rng.integers(0, 1000, size=100_000)).astype(float)
+    n, k = 50_000, 10
+    assert dpteach.global_sensitivity(universe, n, "count", k=k, relation="symmetric") == k
+    # non-negative data: removing (or adding) the k largest values is the largest change of a sum
+    assert dpteach.global_sensitivity(universe, n, "sum", k=k, relation="symmetric") == universe[-k:].sum()
+    for query in ["mean", "median", "percentile_90"]:
+        group = dpteach.global_sensitivity(universe, n, query, k=k, relation="symmetric")
+        assert group >= dpteach.global_sensitivity(universe, n, query, k=k)
 
 
 # ------------------------------------------------------------------------------------------ at scale
