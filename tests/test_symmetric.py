@@ -198,3 +198,15 @@ def test_k_range_is_stated(k: int) -> None:
 def test_no_neighbour_at_all_is_refused() -> None:
     with pytest.raises(ValueError, match="k has no valid value"):
         dpteach.global_sensitivity([4.0], 1, "sum", relation="symmetric")
+
+
+def test_symmetric_work_is_budgeted_and_shows_progress(monkeypatch, capsys) -> None:
+    monkeypatch.setattr(sens, "PROGRESS_ABOVE", 0)
+    dpteach.global_sensitivity(range(8), 4, "var", k=2, relation="symmetric")
+    assert "global (symmetric)" in capsys.readouterr().err
+    monkeypatch.setattr(sens, "MAX_PAIRS", 100)
+    for method in ("enumerate", "naive"):
+        with pytest.raises(ValueError, match="limit"):
+            dpteach.global_sensitivity(range(12), 6, "var", k=3, relation="symmetric", method=method)
+    with pytest.raises(ValueError, match="limit"):
+        dpteach.local_sensitivity(range(6), range(12), "var", k=3, relation="symmetric")
