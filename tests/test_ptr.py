@@ -291,3 +291,10 @@ def test_pass_probability_matches_sampling_and_shows_the_books_off_by_one():
 def test_pass_probability_rejects_bad_input(kwargs, message):
     with pytest.raises((ValueError, TypeError), match=message):
         pass_probability(**({"distance": 0, "threshold": 1.0, "epsilon": 1.0} | kwargs))
+
+
+def test_the_chapters_threshold_passes_n_over_2_sqrt_2_times_delta_when_delta_is_1_over_n_squared():
+    delta = 1 / N_ADULT**2
+    ratio = pass_probability(0, book_threshold(1.0, delta), 1.0) / delta
+    assert ratio == pytest.approx(N_ADULT / (2 * math.sqrt(2)))  # 1 / (2 sqrt(2 delta)), about 11,512 here
+    assert 11_000 < ratio < 12_000
