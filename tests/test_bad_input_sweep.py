@@ -177,6 +177,8 @@ SPECS: tuple[Spec, ...] = (
     _spec(mechanisms.sum_count_mean, {"data": DATA, "lower": 0.0, "upper": 10.0, "epsilon": 1.0, "rng": RNG},
           data=data_bad(), lower=above(10.0) | real_bad(), upper=below(0.0) | real_bad(),
           epsilon=positive_bad(), rng=NOT_AN_RNG),
+    _spec(mechanisms.analytic_gaussian_sigma, {"sensitivity": 1.0, "epsilon": 1.0, "delta": 1e-6},
+          sensitivity=nonnegative_bad(), epsilon=positive_bad(), delta=delta_bad()),
     # ptr
     _spec(ptr.book_mean_ls_at_distance, {"n": 5, "k": 1, "upper": 100.0}, n=int_bad(1),
           k=int_bad(0, 5).filter(lambda k: k != [2]) | DISTANCES_BAD, upper=positive_bad()),

@@ -5,7 +5,7 @@ import math
 import numpy as np
 import pytest
 
-from dpteach.mechanisms import check_data, check_delta, laplace_mech, pct_error, sum_count_mean
+from dpteach.mechanisms import analytic_gaussian_sigma, check_data, check_delta, laplace_mech, pct_error, sum_count_mean
 
 
 def test_laplace_mech_is_reproducible_with_a_seeded_generator():
@@ -122,3 +122,42 @@ def test_sum_count_mean_rejects_reversed_bounds():
 def test_sum_count_mean_rejects_infinite_bounds():
     with pytest.raises(ValueError, match="upper must be finite"):
         sum_count_mean([1.0], 0.0, math.inf, 1.0, np.random.default_rng(0))
+
+
+# ------------------------------------------------------------------------------ analytic Gaussian
+def _profile(sigma, sensitivity, epsilon):
+    """Balle & Wang's privacy profile of N(0, sigma^2) noise, written out independently."""
+    def cdf(x):
+        return 0.5 * math.erfc(-x / math.sqrt(2))
+    a = sensitivity / (2 * sigma)
+    b = epsilon * sigma / sensitivity
+    return cdf(a - b) - math.exp(epsilon) * cdf(-a - b)
+
+
+@pytest.mark.parametrize(("sensitivity", "epsilon", "delta"),
+                         [(1.0, 1.0, 1e-6), (1.0, 0.5, 1e-5), (3.0, 0.1, 1e-3), (1.0, 5.0, 1e-10),
+                          (2.0, 20.0, 1e-6), (1.0, 1.0, 1e-100), (0.01, 2.0, 0.3)])
+def test_analytic_gaussian_sigma_is_the_smallest_that_satisfies_the_profile(sensitivity, epsilon, delta):
+    sigma = analytic_gaussian_sigma(sensitivity, epsilon, delta)
+    assert _profile(sigma, sensitivity, epsilon) <= delta
+    assert _profile(sigma * (1 - 1e-9), sensitivity, epsilon) > delta
+
+
+def test_analytic_gaussian_sigma_matches_the_issue_and_beats_the_classical_bound():
+    assert analytic_gaussian_sigma(1.0, 1.0, 1e-6) == pytest.approx(4.22, abs=0.005)
+    for epsilon in (0.05, 0.3, 0.9):
+        for delta in (1e-3, 1e-6, 1e-9):
+            classical = math.sqrt(2 * math.log(1.25 / delta)) / epsilon
+            assert analytic_gaussian_sigma(1.0, epsilon, delta) < classical
+
+
+def test_analytic_gaussian_sigma_scales_with_sensitivity_and_falls_with_delta():
+    base = analytic_gaussian_sigma(1.0, 1.0, 1e-6)
+    assert analytic_gaussian_sigma(7.0, 1.0, 1e-6) == pytest.approx(7 * base, rel=1e-12)
+    assert analytic_gaussian_sigma(1.0, 1.0, 1e-3) < base < analytic_gaussian_sigma(1.0, 1.0, 1e-9)
+    assert analytic_gaussian_sigma(0.0, 1.0, 1e-6) == 0.0
+
+
+def test_analytic_gaussian_sigma_refuses_a_delta_doubles_cannot_certify():
+    with pytest.raises(ValueError, match="delta"):
+        analytic_gaussian_sigma(1.0, 1.0, 1e-300)
