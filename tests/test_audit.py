@@ -238,3 +238,17 @@ def test_repeat_turns_none_and_release_objects_into_outputs():
 def test_a_sampler_returning_the_wrong_number_of_outputs_is_rejected():
     with pytest.raises(ValueError, match="mechanism must return"):
         audit(lambda data, n, rng: np.zeros(n + 1), [0.0], [1.0], 1.0, n_samples=1_000)
+
+
+def test_textbook_laplace_leaks_through_its_last_bits_on_the_sum_pair():
+    """Notebook 05's floating-point slide: on x' = sum 100 every output below 64 in absolute value is a multiple of
+    2^-47; on x = sum 0 many are not, so those outputs are impossible on x'. The audit still passes this sampler."""
+    sampler = next(c.mechanism for c in CASES if c.name == "Laplace, scale 100 = GS/ε")
+    x, x_prime = (np.array(data) for data in (audit_module.SUM_PAIR.x, audit_module.SUM_PAIR.x_prime))
+
+    def off_grid(y):
+        return (np.abs(y) < 64) & (y * 2.0**47 != np.round(y * 2.0**47))
+
+    assert not off_grid(sampler(x_prime, 200_000, np.random.default_rng(0))).any()
+    assert off_grid(sampler(x, 200_000, np.random.default_rng(0))).mean() > 0.15
+    assert _result(_find(audit_module.SUM_PAIR, "Laplace, scale 100 = GS/ε")).passed
