@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import math
 import struct
-from numbers import Real
+from fractions import Fraction
+from numbers import Integral, Rational, Real
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -78,11 +79,16 @@ def check_bounds(lower: float, upper: float) -> tuple[float, float]:
 def laplace_mech(
     value: float, sensitivity: float, epsilon: float, rng: np.random.Generator | None = None
 ) -> float:
-    r"""Release ``value`` + :math:`\mathrm{Lap}(\Delta / \varepsilon)`.
+    r"""Release ``value`` + :math:`\mathrm{Lap}(\Delta / \varepsilon)`, sampled with numpy's floating-point
+    ``Generator.laplace`` (the textbook inverse-CDF sampler).
 
+    Guarantee: **none in floating point.** Over the real numbers this is the Laplace mechanism, which is
     :math:`\varepsilon`-DP for any neighbour relation under which ``sensitivity`` bounds the global
-    sensitivity :math:`\Delta` of the query that produced ``value``. ``rng=None`` uses a fresh unseeded
-    generator. Notebook 03.
+    sensitivity :math:`\Delta` of the query. The doubles it actually outputs are not: many outputs can
+    only come from one of two neighbouring inputs, so their privacy loss is infinite (Mironov 2012;
+    :func:`textbook_laplace_impossible_fraction` measures how many on notebook 05's pair). It is kept for
+    the notebooks' error comparisons; release with :func:`geometric_mech` (integer queries, exact) or
+    :func:`snapping_mech` (real values). ``rng=None`` uses a fresh unseeded generator. Notebooks 03, 05.
     """
     if isinstance(value, bool) or not isinstance(value, Real) or not math.isfinite(value):
         raise ValueError(f"value must be a finite real number, got {value!r}")
@@ -197,3 +203,114 @@ def analytic_gaussian_sigma(sensitivity: float, epsilon: float, delta: float) ->
         else:
             lo_key = mid_key
     return _key_to_double(hi_key)
+
+
+# ------------------------------------------------------------------------------ exact discrete Laplace
+def _uniform_below(n: int, rng: np.random.Generator) -> int:
+    """A uniform integer in ``{0, ..., n - 1}`` from the generator's integers only (any size of ``n``)."""
+    if n <= 2**62:
+        return int(rng.integers(0, n))
+    bits = n.bit_length()
+    while True:  # rejection: uniform over [0, 2**bits), keep it if it is below n (probability > 1/2)
+        draw = 0
+        for _ in range(-(-bits // 32)):
+            draw = (draw << 32) | int(rng.integers(0, 2**32))
+        draw >>= -bits % 32
+        if draw < n:
+            return draw
+
+
+def _bernoulli(p: Fraction, rng: np.random.Generator) -> bool:
+    """True with probability exactly ``p`` (a rational in [0, 1])."""
+    return _uniform_below(p.denominator, rng) < p.numerator
+
+
+def _bernoulli_exp_minus(gamma: Fraction, rng: np.random.Generator) -> bool:
+    r"""True with probability exactly :math:`e^{-\gamma}` for a rational :math:`0 \le \gamma \le 1`
+    (Canonne, Kamath & Steinke 2020, Algorithm 1; larger :math:`\gamma` is never needed here).
+
+    Draw :math:`A_k \sim \mathrm{Bernoulli}(\gamma/k)` for :math:`k = 1, 2, \dots` until one fails; the
+    first failure index :math:`K` is odd with probability :math:`\sum_{k \ge 0} (-\gamma)^k/k! = e^{-\gamma}`.
+    """
+    k = 1
+    while _bernoulli(gamma / k, rng):
+        k += 1
+    return k % 2 == 1
+
+
+def _check_positive_int(name: str, value: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, Integral):
+        raise TypeError(f"{name} must be an integer >= 1, got {type(value).__name__}")
+    if value < 1:
+        raise ValueError(f"{name} must be an integer >= 1, got {value!r}")
+    return int(value)
+
+
+def discrete_laplace(scale_num: int, scale_den: int = 1, rng: np.random.Generator | None = None) -> int:
+    r"""One exact draw from the discrete Laplace distribution with scale :math:`t = ` ``scale_num / scale_den``:
+
+    .. math:: P(Z = z) = \frac{1 - q}{1 + q}\, q^{|z|}, \qquad q = e^{-1/t}, \quad z \in \mathbb{Z}.
+
+    Canonne, Kamath & Steinke 2020, Algorithm 2, with integer and rational arithmetic only: the
+    randomness is uniform integers from ``rng.integers``; no floating-point number is computed. With
+    :math:`t = a/b`: draw :math:`U` uniform on :math:`\{0, \dots, a-1\}` and keep it with probability
+    :math:`e^{-U/a}`; add :math:`a V` with :math:`V` geometric (:math:`P(V \ge v) = e^{-v}`), so
+    :math:`X = U + aV` has :math:`P(X = x) \propto e^{-x/a}`; then :math:`Y = \lfloor X/b \rfloor` has
+    :math:`P(Y = y) \propto e^{-y b/a}`; a fair sign makes it symmetric, and the draw (sign minus,
+    :math:`Y = 0`) is rejected so that 0 is not counted twice. Notebook 05.
+    """
+    num = _check_positive_int("scale_num", scale_num)
+    den = _check_positive_int("scale_den", scale_den)
+    rng = check_rng(rng)
+    while True:
+        u = _uniform_below(num, rng)
+        if not _bernoulli_exp_minus(Fraction(u, num), rng):
+            continue
+        v = 0
+        while _bernoulli_exp_minus(Fraction(1), rng):
+            v += 1
+        y = (u + num * v) // den
+        negative = bool(rng.integers(0, 2))
+        if negative and y == 0:
+            continue
+        return -y if negative else y
+
+
+def _exact_positive(name: str, value: float | Fraction) -> Fraction:
+    """``value`` as an exact fraction (a double converts without rounding); finite and > 0."""
+    if isinstance(value, bool) or not isinstance(value, Real):
+        raise TypeError(f"{name} must be a real number > 0 (int, float or Fraction), got {type(value).__name__}")
+    if not isinstance(value, Rational) and not math.isfinite(value):
+        raise ValueError(f"{name} must be a finite number > 0, got {value!r}")
+    exact = Fraction(value)
+    if exact <= 0:
+        raise ValueError(f"{name} must be a finite number > 0, got {value!r}")
+    return exact
+
+
+def geometric_mech(
+    value: int, sensitivity: int, epsilon: float | Fraction, rng: np.random.Generator | None = None
+) -> int:
+    r"""Release the integer ``value`` plus discrete Laplace noise of scale :math:`\Delta/\varepsilon`:
+    :math:`P(\text{out} = v + z) \propto e^{-\varepsilon |z| / \Delta}` (the two-sided geometric mechanism).
+
+    Guarantee: :math:`\varepsilon`-DP, exactly as implemented, for any neighbour relation under which the
+    integer-valued query that produced ``value`` changes by at most ``sensitivity`` :math:`= \Delta`
+    between neighbours (e.g. a count, :math:`\Delta = 1`, under add/remove-one). Proof: for
+    :math:`|v - v'| \le \Delta`, :math:`P(v + Z = o) / P(v' + Z = o) = e^{-\varepsilon(|o - v| - |o - v'|)/\Delta}
+    \le e^{\varepsilon}`. ``epsilon`` is converted to a fraction without rounding (a float is taken as the
+    exact double it is) and the noise comes from :func:`discrete_laplace`, so no rounding enters.
+    ``sensitivity = 0`` returns ``value``. Notebook 05.
+    """
+    if isinstance(value, bool) or not isinstance(value, Integral):
+        raise TypeError(f"value must be an integer (the geometric mechanism is for integer queries), "
+                        f"got {type(value).__name__}")
+    if isinstance(sensitivity, bool) or not isinstance(sensitivity, Integral):
+        raise TypeError(f"sensitivity must be an integer >= 0, got {type(sensitivity).__name__}")
+    if sensitivity < 0:
+        raise ValueError(f"sensitivity must be an integer >= 0, got {sensitivity!r}")
+    scale = Fraction(int(sensitivity)) / _exact_positive("epsilon", epsilon)
+    rng = check_rng(rng)
+    if scale == 0:
+        return int(value)
+    return int(value) + discrete_laplace(scale.numerator, scale.denominator, rng)

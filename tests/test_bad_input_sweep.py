@@ -179,6 +179,11 @@ SPECS: tuple[Spec, ...] = (
           epsilon=positive_bad(), rng=NOT_AN_RNG),
     _spec(mechanisms.analytic_gaussian_sigma, {"sensitivity": 1.0, "epsilon": 1.0, "delta": 1e-6},
           sensitivity=nonnegative_bad(), epsilon=positive_bad(), delta=delta_bad()),
+    _spec(mechanisms.discrete_laplace, {"scale_num": 3, "scale_den": 2, "rng": RNG},
+          scale_num=int_bad(1), scale_den=int_bad(1), rng=NOT_AN_RNG),
+    _spec(mechanisms.geometric_mech, {"value": 3, "sensitivity": 1, "epsilon": 1.0, "rng": RNG},
+          value=st.sampled_from([1.5, "2", None, True, math.nan, Opaque()]), sensitivity=int_bad(0),
+          epsilon=positive_bad(), rng=NOT_AN_RNG),
     # ptr
     _spec(ptr.book_mean_ls_at_distance, {"n": 5, "k": 1, "upper": 100.0}, n=int_bad(1),
           k=int_bad(0, 5).filter(lambda k: k != [2]) | DISTANCES_BAD, upper=positive_bad()),

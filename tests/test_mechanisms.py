@@ -1,11 +1,21 @@
 """Tests for dpteach.mechanisms: the Laplace mechanism, percent error and the shared input checks."""
 
 import math
+from fractions import Fraction
 
 import numpy as np
 import pytest
 
-from dpteach.mechanisms import analytic_gaussian_sigma, check_data, check_delta, laplace_mech, pct_error, sum_count_mean
+from dpteach.mechanisms import (
+    analytic_gaussian_sigma,
+    check_data,
+    check_delta,
+    discrete_laplace,
+    geometric_mech,
+    laplace_mech,
+    pct_error,
+    sum_count_mean,
+)
 
 
 def test_laplace_mech_is_reproducible_with_a_seeded_generator():
@@ -161,3 +171,101 @@ def test_analytic_gaussian_sigma_scales_with_sensitivity_and_falls_with_delta():
 def test_analytic_gaussian_sigma_refuses_a_delta_doubles_cannot_certify():
     with pytest.raises(ValueError, match="delta"):
         analytic_gaussian_sigma(1.0, 1.0, 1e-300)
+
+
+# ------------------------------------------------------------------------------ exact discrete Laplace
+def _discrete_laplace_chi_square(draws, scale, cutoff=8):
+    """Pearson's statistic of integer draws against P(z) = (1-q)/(1+q) q^|z|, q = e^(-1/scale), with the
+    cells z = -cutoff..cutoff and the two tails beyond; returns (statistic, degrees of freedom)."""
+    q = math.exp(-1 / scale)
+    draws = np.asarray(draws)
+    cells = np.arange(-cutoff, cutoff + 1)
+    probs = (1 - q) / (1 + q) * q ** np.abs(cells)
+    tail = q ** (cutoff + 1) / (1 + q)  # P(Z > cutoff) = P(Z < -cutoff)
+    observed = np.array([(draws < -cutoff).sum(), *[(draws == z).sum() for z in cells], (draws > cutoff).sum()])
+    expected = draws.size * np.array([tail, *probs, tail])
+    assert math.isclose(expected.sum(), draws.size)
+    return float(((observed - expected) ** 2 / expected).sum()), observed.size - 1
+
+
+def _passes(statistic, dof):
+    """Chi-square test at roughly the 1e-6 level: mean dof, standard deviation sqrt(2 dof), 6 sd margin."""
+    return statistic < dof + 6 * math.sqrt(2 * dof)
+
+
+@pytest.mark.parametrize(("num", "den"), [(3, 2), (1, 1), (5, 1), (2, 7)])
+def test_discrete_laplace_matches_its_exact_probabilities(num, den):
+    rng = np.random.default_rng(12)
+    draws = [discrete_laplace(num, den, rng) for _ in range(30_000)]
+    assert _passes(*_discrete_laplace_chi_square(draws, num / den))
+
+
+def test_the_same_check_rejects_a_sampler_with_a_ten_percent_wrong_scale():
+    rng = np.random.default_rng(12)
+    draws = [discrete_laplace(33, 20, rng) for _ in range(30_000)]  # scale 1.65 checked as 1.5
+    assert not _passes(*_discrete_laplace_chi_square(draws, 1.5))
+
+
+def test_the_same_check_rejects_a_sampler_that_counts_zero_twice():
+    # a geometric magnitude with a fair sign but without CKS's rejection of (minus, 0): P(0) is 1 - q, too big
+    rng = np.random.default_rng(12)
+    q = math.exp(-1 / 1.5)
+    magnitudes = rng.geometric(1 - q, size=30_000) - 1
+    draws = np.where(rng.integers(0, 2, size=30_000) == 1, magnitudes, -magnitudes)
+    assert not _passes(*_discrete_laplace_chi_square(draws, 1.5))
+
+
+class IntegersOnly(np.random.Generator):
+    """A generator whose floating-point draws fail: only ``integers`` may be used."""
+
+    def random(self, *args, **kwargs):
+        raise AssertionError("a float was drawn")
+
+    def laplace(self, *args, **kwargs):
+        raise AssertionError("a float was drawn")
+
+    def exponential(self, *args, **kwargs):
+        raise AssertionError("a float was drawn")
+
+
+def test_discrete_laplace_draws_integers_only():
+    rng = IntegersOnly(np.random.PCG64(0))
+    draws = [discrete_laplace(7, 3, rng) for _ in range(200)] + [geometric_mech(5, 1, 0.3, rng) for _ in range(50)]
+    assert all(type(z) is int for z in draws)
+    assert len(set(draws)) > 5
+
+
+def test_geometric_mech_is_reproducible_integer_and_centred():
+    first = [geometric_mech(10, 1, 0.5, np.random.default_rng(3)) for _ in range(3)]
+    assert first == [geometric_mech(10, 1, 0.5, np.random.default_rng(3))] * 3
+    rng = np.random.default_rng(4)
+    draws = np.array([geometric_mech(10, 2, Fraction(1, 2), rng) for _ in range(20_000)])
+    assert draws.dtype.kind == "i"
+    assert _passes(*_discrete_laplace_chi_square(draws - 10, 4.0))
+    assert geometric_mech(7, 0, 1.0, rng) == 7
+
+
+def test_geometric_mech_takes_a_float_epsilon_exactly():
+    # epsilon = 0.1 is the double 3602879701896397 / 2**55: the scale is that fraction's inverse, no rounding
+    rng = np.random.default_rng(5)
+    draws = [geometric_mech(0, 1, 0.1, rng) for _ in range(20_000)]
+    assert _passes(*_discrete_laplace_chi_square(draws, 2**55 / 3602879701896397, cutoff=30))
+
+
+def test_geometric_mech_privacy_loss_is_at_most_epsilon():
+    # P(v + Z = o) / P(v' + Z = o) over every output near two neighbouring counts, from the exact pmf
+    epsilon, sensitivity = 0.7, 2
+    q = math.exp(-epsilon / sensitivity)
+    outputs = np.arange(-40, 60)
+    log_ratio = (np.abs(outputs - 12) - np.abs(outputs - 10)) * math.log(q)
+    assert log_ratio.max() == pytest.approx(epsilon)
+
+
+@pytest.mark.parametrize(("kwargs", "error"), [({"value": 1.5}, TypeError), ({"value": True}, TypeError),
+                                               ({"sensitivity": -1}, ValueError), ({"sensitivity": 1.0}, TypeError),
+                                               ({"epsilon": 0}, ValueError), ({"epsilon": math.inf}, ValueError),
+                                               ({"epsilon": "1"}, TypeError)])
+def test_geometric_mech_rejects_bad_input(kwargs, error):
+    call = {"value": 3, "sensitivity": 1, "epsilon": 1.0, "rng": np.random.default_rng(0)} | kwargs
+    with pytest.raises(error, match=next(iter(kwargs))):
+        geometric_mech(**call)
