@@ -119,7 +119,9 @@ def sum_count_mean(
     r"""The global-sensitivity mean: noisy sum over noisy count of the data clipped to ``[lower, upper]``.
 
     Spends :math:`\varepsilon/2` on the sum (sensitivity :math:`\max(|l|, |u|)`) and :math:`\varepsilon/2`
-    on the count (sensitivity 1): :math:`\varepsilon`-DP under add/remove-one neighbours. Notebook 03.
+    on the count (sensitivity 1). Over the reals this is :math:`\varepsilon`-DP under add/remove-one
+    neighbours; as implemented it samples with :func:`laplace_mech`, so in floating point it carries no
+    guarantee (see there). Notebook 03.
     """
     lower, upper = check_bounds(lower, upper)
     clipped = np.clip(check_data(data), lower, upper)
@@ -314,3 +316,150 @@ def geometric_mech(
     if scale == 0:
         return int(value)
     return int(value) + discrete_laplace(scale.numerator, scale.denominator, rng)
+
+
+# ------------------------------------------------------------------------------ snapping (Mironov 2012)
+_ETA = 2.0**-53  # Mironov's eta: the relative rounding error of double arithmetic
+
+
+def _uniform_double(rng: np.random.Generator) -> float:
+    r"""A double drawn from :math:`(0, 1)` with probability equal to the length of the reals it stands for.
+
+    :math:`U = (1 + m/2^{52})\, 2^{-k}` with :math:`P(k) = 2^{-k}` (:math:`k \ge 1`, counted from 64-bit
+    words) and :math:`m` uniform on 52 bits, so every double of the binade :math:`[2^{-k}, 2^{1-k})` gets
+    probability :math:`2^{-k-52}`, its spacing (Mironov 2012, Section 5.2). Unlike numpy's
+    ``k / 2**53`` grid, it reaches every double in :math:`(2^{-1022}, 1)`.
+    """
+    k = 1
+    while True:
+        word = int(rng.integers(0, 2**64, dtype=np.uint64))
+        if word:
+            k += 64 - word.bit_length()
+            break
+        k += 64
+    mantissa = (1 << 52) | int(rng.integers(0, 2**52))
+    return math.ldexp(mantissa, -52 - k)
+
+
+def snapping_epsilon(noise_epsilon: float, sensitivity: float, bound: float) -> float:
+    r"""The privacy the snapping mechanism actually gives when its Laplace noise has scale
+    :math:`\lambda = \Delta / \varepsilon_0` (``noise_epsilon`` :math:`= \varepsilon_0`):
+
+    .. math:: \varepsilon' = \frac{1 + 12 B \eta}{\lambda} + 2\eta, \qquad \eta = 2^{-53},
+
+    in units where the sensitivity is 1 (:math:`B` = ``bound`` / ``sensitivity``, :math:`\lambda = 1/\varepsilon_0`),
+    as stated by Mironov 2012, Section 5.2 (Theorem 1, for :math:`\lambda < B < 2^{46}\lambda`, where it is
+    at most :math:`1/\lambda + 2^{-49}B/\lambda`). Notebook 05.
+    """
+    noise_epsilon = check_positive("noise_epsilon", noise_epsilon)
+    bound_units = check_positive("bound", bound) / check_positive("sensitivity", sensitivity)
+    lam = 1 / noise_epsilon
+    if not lam < bound_units < 2.0**46 * lam:
+        raise ValueError(f"bound / sensitivity must lie in (1/epsilon, 2**46/epsilon) = ({lam!r}, {2.0**46 * lam!r}) "
+                         f"for Mironov's theorem, got {bound_units!r}")
+    return (1 + 12 * bound_units * _ETA) / lam + 2 * _ETA
+
+
+def snapping_mech(
+    value: float, sensitivity: float, epsilon: float, bound: float, rng: np.random.Generator | None = None
+) -> float:
+    r"""Mironov's snapping mechanism: a floating-point Laplace release whose guarantee survives rounding.
+
+    In units of the sensitivity (:math:`x = f(D)/\Delta`, :math:`B` = ``bound`` / :math:`\Delta`) it outputs
+
+    .. math:: \Delta \cdot \operatorname{clamp}_B\Big(\big\lfloor \operatorname{clamp}_B(x) \oplus S \otimes
+              \lambda \otimes \ln(U) \big\rceil_\Lambda\Big),
+
+    with :math:`S` a fair sign, :math:`U` a uniform double drawn exactly (:func:`_uniform_double`),
+    :math:`\lfloor\cdot\rceil_\Lambda` rounding to the nearest multiple of :math:`\Lambda`, the smallest power
+    of 2 :math:`\ge \lambda`, and :math:`\oplus, \otimes` double arithmetic. The noise scale is inflated so that
+    the *stated* ``epsilon`` holds: :math:`\lambda` solves :func:`snapping_epsilon` :math:`= \varepsilon`, i.e.
+    :math:`1/\lambda = (\varepsilon - 2\eta)/(1 + 12B\eta)` (a relative change of about :math:`10^{-15}`).
+
+    Guarantee: :math:`\varepsilon`-DP for any neighbour relation under which ``sensitivity`` bounds the change
+    of the query, *if* :math:`|f| \le` ``bound`` is public (values outside are clamped, which biases them)
+    and :math:`\lambda < B < 2^{46}\lambda` (else ``ValueError``), by Mironov's theorem (Mironov 2012,
+    Section 5.2). The theorem assumes a correctly rounded logarithm (crlibm); we use ``math.log`` (the C
+    library's), which is accurate to within an ulp but not proven correctly rounded, so this is the
+    theorem's construction, not a machine-checked proof. The outputs lie on the grid
+    :math:`\Delta\Lambda\mathbb{Z}` or at :math:`\pm` ``bound``. Notebook 05.
+    """
+    if isinstance(value, bool) or not isinstance(value, Real) or not math.isfinite(value):
+        raise ValueError(f"value must be a finite real number, got {value!r}")
+    sensitivity = check_positive("sensitivity", sensitivity)
+    epsilon = check_epsilon(epsilon)
+    if epsilon <= 4 * _ETA:
+        raise ValueError(f"epsilon must be > 2**-51 for the snapping mechanism, got {epsilon!r}")
+    bound_units = check_positive("bound", bound) / sensitivity
+    rng = check_rng(rng)
+    lam = (1 + 12 * bound_units * _ETA) / (epsilon - 2 * _ETA)
+    lam = math.nextafter(lam, math.inf)  # round the scale up: the guarantee then holds despite this division
+    snapping_epsilon(1 / lam, 1.0, bound_units)  # checks lambda < B < 2**46 lambda
+    mantissa, exponent = math.frexp(lam)
+    grid = lam if mantissa == 0.5 else math.ldexp(1.0, exponent)
+    sign = 1.0 if rng.integers(0, 2) else -1.0
+    noisy = min(max(value / sensitivity, -bound_units), bound_units) + sign * lam * math.log(_uniform_double(rng))
+    snapped = round(noisy / grid) * grid
+    return sensitivity * min(max(snapped, -bound_units), bound_units)
+
+
+# ------------------------------------------------------------------------------ the floating-point attack
+_NUMPY_UNIT = 1.0 / 9007199254740992.0  # numpy's next_double: (raw >> 11) * 2**-53
+
+
+def _numpy_laplace_output(k: int, value: float, scale: float) -> float:
+    """What :func:`laplace_mech` returns when numpy's uniform draw is ``k / 2**53`` (``1 <= k < 2**53``):
+    the same double operations, in the same order, as numpy's ``random_laplace`` followed by ``value + noise``."""
+    u = k * _NUMPY_UNIT
+    noise = 0.0 - scale * math.log(2.0 - u - u) if u >= 0.5 else 0.0 + scale * math.log(u + u)
+    return float(value) + noise
+
+
+def _is_numpy_laplace_output(y: float, value: float, scale: float) -> bool:
+    """Whether some uniform draw makes :func:`laplace_mech` at ``value`` return exactly ``y``.
+
+    The output is non-decreasing in ``k`` (each step is a monotone rounding of a monotone function), so
+    bisection finds the smallest ``k`` whose output is ``>= y`` in 53 steps; ``y`` is possible iff it equals it.
+    """
+    lo, hi = 0, 2**53 - 1  # output(hi) is the largest; "lo" stands for below every output
+    if _numpy_laplace_output(hi, value, scale) < y:
+        return False
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if _numpy_laplace_output(mid, value, scale) >= y:
+            hi = mid
+        else:
+            lo = mid
+    return _numpy_laplace_output(hi, value, scale) == y
+
+
+def textbook_laplace_impossible_fraction(
+    value: float, neighbour_value: float, scale: float, n_draws: int, rng: np.random.Generator
+) -> float:
+    r"""The share of :func:`laplace_mech`'s outputs at ``value`` that it can *never* output at
+    ``neighbour_value`` (same ``scale``): seeing one of them tells the two datasets apart with certainty,
+    a privacy loss of :math:`\infty` (Mironov 2012's attack on the textbook sampler).
+
+    numpy's ``Generator.laplace`` draws :math:`U = k/2^{53}` (:math:`1 \le k < 2^{53}`, ``0`` redrawn) and
+    returns :math:`-b \ln(2 - U - U)` if :math:`U \ge 1/2`, else :math:`b \ln(U + U)`, in doubles;
+    :func:`laplace_mech` then adds the value. :func:`_numpy_laplace_output` replays this bit for bit (a test
+    checks it against numpy), and since the output rises with :math:`k`, whether a given double is a
+    possible output at the neighbour is decided *exactly* by bisection over the :math:`2^{53}` draws.
+
+    What is **not** exact: the share is averaged over ``n_draws`` outputs drawn from ``rng`` (a Monte Carlo
+    estimate with standard error :math:`\le 0.5/\sqrt{n}`). An exact sum over all :math:`2^{53}` draws, or
+    over the distinct outputs, is out of reach (about :math:`10^{15}` cases). Assumes the C library's
+    ``log`` (used by numpy and by ``math.log``) is monotone. Notebook 05.
+    """
+    for name, number in (("value", value), ("neighbour_value", neighbour_value)):
+        if isinstance(number, bool) or not isinstance(number, Real) or not math.isfinite(number):
+            raise ValueError(f"{name} must be a finite real number, got {number!r}")
+    scale = check_positive("scale", scale)
+    if isinstance(n_draws, bool) or not isinstance(n_draws, Integral):
+        raise TypeError(f"n_draws must be an integer >= 1, got {type(n_draws).__name__}")
+    if n_draws < 1:
+        raise ValueError(f"n_draws must be an integer >= 1, got {n_draws!r}")
+    rng = check_rng(rng)
+    outputs = float(value) + rng.laplace(0.0, scale, size=int(n_draws))
+    impossible = sum(not _is_numpy_laplace_output(float(y), neighbour_value, scale) for y in outputs)
+    return impossible / int(n_draws)

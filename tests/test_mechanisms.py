@@ -7,6 +7,9 @@ import numpy as np
 import pytest
 
 from dpteach.mechanisms import (
+    _is_numpy_laplace_output,
+    _numpy_laplace_output,
+    _uniform_double,
     analytic_gaussian_sigma,
     check_data,
     check_delta,
@@ -14,7 +17,10 @@ from dpteach.mechanisms import (
     geometric_mech,
     laplace_mech,
     pct_error,
+    snapping_epsilon,
+    snapping_mech,
     sum_count_mean,
+    textbook_laplace_impossible_fraction,
 )
 
 
@@ -269,3 +275,84 @@ def test_geometric_mech_rejects_bad_input(kwargs, error):
     call = {"value": 3, "sensitivity": 1, "epsilon": 1.0, "rng": np.random.default_rng(0)} | kwargs
     with pytest.raises(error, match=next(iter(kwargs))):
         geometric_mech(**call)
+
+
+# ------------------------------------------------------------------------------ snapping and the attack
+def test_uniform_double_reaches_small_doubles_with_the_right_probability():
+    rng = np.random.default_rng(8)
+    draws = np.array([_uniform_double(rng) for _ in range(40_000)])
+    assert ((draws > 0) & (draws < 1)).all()
+    for cut in (0.5, 0.1, 0.01):  # P(U < c) = c
+        share = (draws < cut).mean()
+        assert abs(share - cut) < 5 * math.sqrt(cut * (1 - cut) / draws.size)
+    # below 2**-53 numpy's grid has nothing but 0; the exact draw lands there with probability 2**-53 only,
+    # so check the binary structure instead: mantissas are not multiples of 2**-53 of the value's binade
+    assert len({math.frexp(d)[0] * 2**53 % 2 for d in draws}) == 2
+
+
+@pytest.mark.parametrize(("value", "sensitivity", "epsilon", "bound"),
+                         [(0.0, 1.0, 0.5, 100.0), (30.0, 2.0, 1.0, 64.0), (-5.0, 1.0, 0.1, 1000.0)])
+def test_snapping_outputs_lie_on_the_grid_within_the_bound(value, sensitivity, epsilon, bound):
+    rng = np.random.default_rng(9)
+    outputs = np.array([snapping_mech(value, sensitivity, epsilon, bound, rng) for _ in range(5000)])
+    lam = 1 / epsilon  # in units of the sensitivity; the stated epsilon inflates it a hair, past a power of 2
+    grid = sensitivity * 2.0 ** math.ceil(math.log2(lam * (1 + 1e-12)))
+    assert (np.abs(outputs) <= bound).all()
+    on_grid = np.isclose(outputs / grid, np.round(outputs / grid), rtol=0, atol=1e-12)
+    assert (on_grid | (np.abs(outputs) == bound)).all()
+
+
+def test_snapping_noise_has_the_laplace_spread():
+    rng = np.random.default_rng(10)
+    outputs = np.array([snapping_mech(0.0, 1.0, 0.05, 1e4, rng) for _ in range(20_000)])
+    # scale 20, grid 32: the output is 32 j with probability P(32 j - 16 <= X < 32 j + 16), X ~ Lap(20)
+    j = np.arange(1, 400)
+    p_j = 0.5 * (np.exp(-(32 * j - 16) / 20) - np.exp(-(32 * j + 16) / 20))
+    assert abs(np.median(outputs)) <= 32
+    assert np.mean(np.abs(outputs)) == pytest.approx(2 * (32 * j * p_j).sum(), rel=0.05)
+    assert np.mean(outputs > 0) == pytest.approx(0.5 * math.exp(-16 / 20), abs=0.01)
+    assert np.mean(outputs == 0) == pytest.approx(1 - math.exp(-16 / 20), abs=0.01)
+
+
+def test_snapping_epsilon_formula_and_its_range():
+    assert snapping_epsilon(0.5, 1.0, 100.0) == pytest.approx(0.5 + 0.5 * 12 * 100 * 2.0**-53 + 2 * 2.0**-53,
+                                                              rel=1e-15)
+    assert snapping_epsilon(1.0, 1.0, 100.0) <= 1.0 + 2.0**-49 * 100
+    with pytest.raises(ValueError, match="bound"):
+        snapping_epsilon(1.0, 1.0, 0.5)  # B below lambda
+    with pytest.raises(ValueError, match="bound"):
+        snapping_mech(0.0, 1.0, 1.0, 0.5, np.random.default_rng(0))
+
+
+def test_snapping_mech_spends_no_more_than_the_stated_epsilon():
+    # the scale it uses, read back from its grid spacing, gives at most epsilon by Mironov's formula
+    for epsilon in (0.5, 1.0, 0.3):
+        lam = (1 + 12 * 100 * 2.0**-53) / (epsilon - 2 * 2.0**-53)
+        assert snapping_epsilon(1 / math.nextafter(lam, math.inf), 1.0, 100.0) <= epsilon
+
+
+def test_replay_of_numpy_laplace_is_bit_for_bit():
+    draws = np.random.Generator(np.random.PCG64(3)).laplace(0.0, 100.0, size=2000)
+    raw = np.random.Generator(np.random.PCG64(3)).bit_generator.random_raw(2000)
+    replay = [_numpy_laplace_output(int(r) >> 11, 0.0, 100.0) for r in raw]
+    assert np.array_equal(draws, replay)
+    assert (draws < 0).any() and (draws > 0).any()
+
+
+def test_impossible_fraction_on_notebook_05s_pair_is_about_eighty_percent():
+    share = textbook_laplace_impossible_fraction(0.0, 100.0, 100.0, 20_000, np.random.default_rng(0))
+    assert 0.7 < share < 0.9
+    # the same value is always possible (a negative control for the membership test)
+    assert textbook_laplace_impossible_fraction(0.0, 0.0, 100.0, 2000, np.random.default_rng(0)) == 0.0
+
+
+def test_impossible_fraction_membership_is_exact_on_a_brute_forced_toy():
+    # with scale 1 and value 0.5 versus 0, the outputs from the top and bottom 2**12 draws are enumerated
+    # and membership is checked against the set of every output of the neighbour from the same draws
+    value, neighbour = 0.5, 0.0
+    ks = [*range(1, 2**12), *range(2**53 - 2**12, 2**53)]
+    neighbour_outputs = {_numpy_laplace_output(k, neighbour, 1.0) for k in ks}
+    for k in ks:
+        y = _numpy_laplace_output(k, value, 1.0)
+        if abs(y) > 30:  # far tails: both sets are complete there (the enumerated draws cover them)
+            assert _is_numpy_laplace_output(y, neighbour, 1.0) == (y in neighbour_outputs)
