@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dpteach import transformations as tr
+from dpteach.mechanisms import analytic_gaussian_sigma
 
 
 def genres_step(max_rows: int = 3) -> tr.Step:
@@ -222,6 +223,12 @@ def test_crossover_with_the_zcdp_conversion_is_fifteen() -> None:
     sigma = math.sqrt(tr.gaussian_variance(1.0, rho))
     assert rho == pytest.approx(0.01747, abs=5e-6) and sigma == pytest.approx(5.35, abs=5e-3)
     assert tr.gaussian_beats_laplace_from(sigma, 1.0) == 15 == first_gaussian_win_on_grid(sigma, 1.0)
+
+
+def test_crossover_with_the_analytic_gaussian_is_nine() -> None:
+    sigma = analytic_gaussian_sigma(1.0, 1.0, 1e-6)
+    assert sigma == pytest.approx(4.22, abs=5e-3)
+    assert tr.gaussian_beats_laplace_from(sigma, 1.0) == 9 == first_gaussian_win_on_grid(sigma, 1.0)
 
 
 @pytest.mark.parametrize(("sigma", "epsilon"), [(2.0, 1.0), (3.0, 0.5), (0.1, 1.0), (7.3, 0.25), (4.0, 2.0)])
