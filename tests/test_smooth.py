@@ -11,8 +11,13 @@ from hypothesis import strategies as st
 from dpteach.datasets import load_adult
 from dpteach.ptr import book_mean_ls_at_distance, mean_ls_at_distance
 from dpteach.smooth import (
+    heavy_tail_beta,
+    heavy_tail_density,
+    heavy_tail_noise,
+    heavy_tail_scale,
     laplace_beta,
     smooth_median_release,
+    smooth_median_release_pure,
     smooth_sensitivity,
     smooth_sensitivity_median,
     smoothed_local_sensitivity,
@@ -154,3 +159,110 @@ def test_smooth_median_release_noise_has_the_stated_scale():
 def test_smooth_median_release_rejects_bad_input(epsilon, delta, rng, error):
     with pytest.raises(error, match="epsilon|delta|rng"):
         smooth_median_release([1.0, 2.0], 0.0, 3.0, epsilon, delta, rng)
+
+
+# ------------------------------------------------------------------------------ pure-epsilon heavy-tailed noise
+def _cdf_gamma4(t):
+    """CDF of h(z) ∝ 1/(1 + z^4), from the antiderivative of 1/(1 + t^4) (independent of the sampler)."""
+    r2, a = math.sqrt(2), abs(t)
+    half = (math.log((a * a + r2 * a + 1) / (a * a - r2 * a + 1)) + 2 * math.atan(r2 * a + 1)
+            + 2 * math.atan(r2 * a - 1)) / (4 * r2)  # integral over [0, a]
+    return 0.5 + math.copysign(half, t) / (math.pi / r2)
+
+
+def _cdf_cauchy(t):
+    return 0.5 + math.atan(t) / math.pi
+
+
+def _ks_statistic(draws, cdf):
+    draws = np.sort(np.asarray(draws))
+    n = draws.size
+    values = np.array([cdf(t) for t in draws])
+    return max((np.arange(1, n + 1) / n - values).max(), (values - np.arange(n) / n).max())
+
+
+KS_LIMIT = 1.95  # sqrt(n) * D above this has probability about 0.001 under the null
+
+
+def test_gamma4_cdf_is_a_cdf():
+    assert _cdf_gamma4(0.0) == pytest.approx(0.5)
+    assert _cdf_gamma4(1e8) == pytest.approx(1.0, abs=1e-12)
+    assert _cdf_gamma4(-1e8) == pytest.approx(0.0, abs=1e-12)
+
+
+@pytest.mark.parametrize("gamma", [2.0, 3.0, 4.0, 6.0])
+def test_heavy_tail_density_integrates_to_one(gamma):
+    # over [0, 1] directly and over [1, inf) with z = 1/t: the integrand becomes t^(gamma-2) / (1 + t^gamma)
+    t = np.linspace(0.0, 1.0, 200_001)
+    inner = np.trapezoid(heavy_tail_density(t, gamma), t)
+    outer = np.trapezoid(heavy_tail_density(1 / t[1:], gamma) / t[1:] ** 2, t[1:])
+    assert 2 * (inner + outer) == pytest.approx(1.0, abs=1e-5)  # [0, 5e-6] of the outer part is left out
+
+
+def test_heavy_tail_density_at_two_is_cauchy():
+    z = np.array([-3.0, 0.0, 0.5, 10.0])
+    assert heavy_tail_density(z, 2.0) == pytest.approx(1 / (math.pi * (1 + z**2)))
+
+
+@pytest.mark.parametrize(("gamma", "cdf"), [(4.0, _cdf_gamma4), (2.0, _cdf_cauchy)])
+def test_heavy_tail_noise_matches_its_cdf(gamma, cdf):
+    draws = heavy_tail_noise(np.random.default_rng(21), gamma, size=40_000)
+    assert math.sqrt(draws.size) * _ks_statistic(draws, cdf) < KS_LIMIT
+
+
+def test_the_same_ks_check_rejects_the_wrong_density():
+    rng = np.random.default_rng(21)
+    assert math.sqrt(40_000) * _ks_statistic(heavy_tail_noise(rng, 2.0, size=40_000), _cdf_gamma4) > KS_LIMIT
+    assert math.sqrt(40_000) * _ks_statistic(1.1 * heavy_tail_noise(rng, 4.0, size=40_000), _cdf_gamma4) > KS_LIMIT
+
+
+def test_heavy_tail_noise_is_reproducible_and_scalar_by_default():
+    first = heavy_tail_noise(np.random.default_rng(3))
+    assert isinstance(first, float)
+    assert first == heavy_tail_noise(np.random.default_rng(3))
+
+
+def test_heavy_tail_beta_and_scale_formulas():
+    assert heavy_tail_beta(1.0) == pytest.approx(0.1)
+    assert heavy_tail_beta(0.5, 2.0) == pytest.approx(0.5 / 6)
+    assert heavy_tail_scale(3.0, 1.0) == pytest.approx(30.0)
+    assert heavy_tail_scale(3.0, 0.5, 2.0) == pytest.approx(36.0)
+
+
+@pytest.mark.parametrize("gamma", [1.5, 2.0, 4.0, 8.0])
+def test_heavy_tail_release_privacy_loss_is_at_most_epsilon(gamma):
+    # worst case of the proof: f moves by S (the largest local sensitivity allowed) and S moves by e^(+-beta);
+    # the log-ratio of the two output densities, on a wide grid, never exceeds epsilon
+    epsilon = 1.0
+    beta = heavy_tail_beta(epsilon, gamma)
+    y = np.linspace(-2000, 2000, 400_001)
+    worst = 0.0
+    for shift in (-1.0, 1.0):
+        for stretch in (-beta, beta):
+            s, s_next = 1.0, math.exp(stretch)
+            b, b_next = heavy_tail_scale(s, epsilon, gamma), heavy_tail_scale(s_next, epsilon, gamma)
+            log_here = np.log(heavy_tail_density(y / b, gamma) / b)
+            log_there = np.log(heavy_tail_density((y - shift) / b_next, gamma) / b_next)
+            worst = max(worst, float(np.abs(log_here - log_there).max()))
+    assert 0.2 * epsilon < worst <= epsilon
+
+
+def test_heavy_tail_noise_at_laplaces_multiplier_breaks_pure_dp():
+    # a negative control for the check above: the same density scaled by Laplace's 2S/epsilon is not epsilon-DP
+    epsilon, gamma = 1.0, 4.0
+    beta = heavy_tail_beta(epsilon, gamma)
+    y = np.linspace(-2000, 2000, 400_001)
+    b, b_next = 2 / epsilon, 2 * math.exp(beta) / epsilon
+    log_here = np.log(heavy_tail_density(y / b, gamma) / b)
+    log_there = np.log(heavy_tail_density((y - 1.0) / b_next, gamma) / b_next)
+    assert float(np.abs(log_here - log_there).max()) > epsilon
+
+
+def test_smooth_median_release_pure_uses_its_own_beta():
+    data = [0.0, 50.0, 50.0, 50.0, 100.0]
+    release = smooth_median_release_pure(data, 0.0, 100.0, 1.0, np.random.default_rng(0))
+    assert release.beta == pytest.approx(0.1) and release.delta == 0.0
+    assert release.smooth_sensitivity == pytest.approx(smooth_sensitivity_median(data, 0.0, 100.0, 0.1))
+    assert release.scale == pytest.approx(10 * release.smooth_sensitivity)
+    again = smooth_median_release_pure(data, 0.0, 100.0, 1.0, np.random.default_rng(0))
+    assert release == again
