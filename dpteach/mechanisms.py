@@ -16,7 +16,7 @@ from numbers import Integral, Rational, Real
 import numpy as np
 from numpy.typing import ArrayLike
 
-from dpteach.queries import check_data
+from dpteach.queries import check_data, check_int
 
 
 def check_rng(rng: np.random.Generator | None) -> np.random.Generator:
@@ -240,14 +240,6 @@ def _bernoulli_exp_minus(gamma: Fraction, rng: np.random.Generator) -> bool:
     return k % 2 == 1
 
 
-def _check_positive_int(name: str, value: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, Integral):
-        raise TypeError(f"{name} must be an integer >= 1, got {type(value).__name__}")
-    if value < 1:
-        raise ValueError(f"{name} must be an integer >= 1, got {value!r}")
-    return int(value)
-
-
 def discrete_laplace(scale_num: int, scale_den: int = 1, rng: np.random.Generator | None = None) -> int:
     r"""One exact draw from the discrete Laplace distribution with scale :math:`t = ` ``scale_num / scale_den``:
 
@@ -261,8 +253,8 @@ def discrete_laplace(scale_num: int, scale_den: int = 1, rng: np.random.Generato
     :math:`P(Y = y) \propto e^{-y b/a}`; a fair sign makes it symmetric, and the draw (sign minus,
     :math:`Y = 0`) is rejected so that 0 is not counted twice. Notebook 05.
     """
-    num = _check_positive_int("scale_num", scale_num)
-    den = _check_positive_int("scale_den", scale_den)
+    num = check_int("scale_num", scale_num, 1)
+    den = check_int("scale_den", scale_den, 1)
     rng = check_rng(rng)
     while True:
         u = _uniform_below(num, rng)
@@ -455,11 +447,8 @@ def textbook_laplace_impossible_fraction(
         if isinstance(number, bool) or not isinstance(number, Real) or not math.isfinite(number):
             raise ValueError(f"{name} must be a finite real number, got {number!r}")
     scale = check_positive("scale", scale)
-    if isinstance(n_draws, bool) or not isinstance(n_draws, Integral):
-        raise TypeError(f"n_draws must be an integer >= 1, got {type(n_draws).__name__}")
-    if n_draws < 1:
-        raise ValueError(f"n_draws must be an integer >= 1, got {n_draws!r}")
+    n_draws = check_int("n_draws", n_draws, 1)
     rng = check_rng(rng)
-    outputs = float(value) + rng.laplace(0.0, scale, size=int(n_draws))
+    outputs = float(value) + rng.laplace(0.0, scale, size=n_draws)
     impossible = sum(not _is_numpy_laplace_output(float(y), neighbour_value, scale) for y in outputs)
-    return impossible / int(n_draws)
+    return impossible / n_draws

@@ -347,12 +347,13 @@ def test_impossible_fraction_on_notebook_05s_pair_is_about_eighty_percent():
 
 
 def test_impossible_fraction_membership_is_exact_on_a_brute_forced_toy():
-    # with scale 1 and value 0.5 versus 0, the outputs from the top and bottom 2**12 draws are enumerated
-    # and membership is checked against the set of every output of the neighbour from the same draws
-    value, neighbour = 0.5, 0.0
+    # scale 1, values 3e-15 and 0 (a shift near the spacing of doubles at 30): every output beyond -30 or 30
+    # comes from the lowest or highest 2**12 draws, so the neighbour's set of such outputs is enumerated
+    # completely and the bisection must agree with plain set membership, both ways
+    value, neighbour = 3e-15, 0.0
     ks = [*range(1, 2**12), *range(2**53 - 2**12, 2**53)]
     neighbour_outputs = {_numpy_laplace_output(k, neighbour, 1.0) for k in ks}
-    for k in ks:
-        y = _numpy_laplace_output(k, value, 1.0)
-        if abs(y) > 30:  # far tails: both sets are complete there (the enumerated draws cover them)
-            assert _is_numpy_laplace_output(y, neighbour, 1.0) == (y in neighbour_outputs)
+    tails = [y for y in (_numpy_laplace_output(k, value, 1.0) for k in ks) if abs(y) > 30]
+    verdicts = [_is_numpy_laplace_output(y, neighbour, 1.0) for y in tails]
+    assert verdicts == [y in neighbour_outputs for y in tails]
+    assert 0 < sum(verdicts) < len(verdicts)
