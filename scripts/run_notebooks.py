@@ -6,7 +6,8 @@ directory; a failing cell stops the run with the notebook's name and the error.
 
 The stored file depends only on the notebook's code, so running ``make figures`` again leaves ``git status`` empty:
 
-* no timing metadata (``record_timing=False``);
+* no timing metadata (``record_timing=False``), and consecutive stream outputs merged (``coalesce_streams``), so
+  how the kernel happened to split one ``print`` under load does not show;
 * object addresses (``<Styler at 0x7f…>``) and tqdm's rates and clocks, in text outputs and in widget state, are
   written as the sanitisers of ``notebooks/sanitize.cfg`` show them, the same rules nbval applies;
 * widget models get ids numbered in the order the outputs reach them, and models no output reaches are dropped
@@ -119,7 +120,7 @@ def execute(notebook: Path, env: Mapping[str, str] | None = None) -> nbformat.No
     # TCP), and no socket file is left beside the notebook.
     with tempfile.TemporaryDirectory() as sockets:
         kernel = KernelManager(kernel_name="python3", transport="ipc", ip=str(Path(sockets) / "kernel"))
-        client = NotebookClient(nb, km=kernel, timeout=600, record_timing=False,
+        client = NotebookClient(nb, km=kernel, timeout=600, record_timing=False, coalesce_streams=True,
                                 resources={"metadata": {"path": str(notebook.parent)}})
         client.execute(env=dict(env) if env is not None else None)
     for cell in nb.cells:
