@@ -14,6 +14,7 @@ from __future__ import annotations
 import itertools
 import math
 import os
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
@@ -239,20 +240,38 @@ ROW_MAX_COLOUR = "#fde9b6"
 GLOBAL_MAX_COLOUR = "#f4a582"
 
 
+def _change(release: tuple, neighbour: tuple) -> str:
+    """How ``neighbour`` differs from ``release``: ``-v`` removed, ``+v`` added, ``a→b`` a replaced by b."""
+    removed = sorted((Counter(release) - Counter(neighbour)).elements())
+    added = sorted((Counter(neighbour) - Counter(release)).elements())
+    if len(removed) == len(added) == 1:
+        return f"{removed[0]:g}→{added[0]:g}"
+    return " ".join([f"−{v:g}" for v in removed] + [f"+{v:g}" for v in added])
+
+
 def _neighbour_cells(table: pd.DataFrame) -> tuple[list[str], list[list[str]], list[list[str]]]:
-    """Flatten a :func:`dpteach.neighbour_table` into display text and cell colours."""
+    """Flatten a :func:`dpteach.neighbour_table` into display text and cell colours.
+
+    Each neighbour cell reads ``change: value | L1``: the record removed (``-v``), added (``+v``) or replaced
+    (``a→b``), the query's value on that neighbour, and :math:`|f(x) - f(x')|`.
+    """
     value_column = table.columns[1]
     query_name = value_column.removesuffix("(release)")
     n_neighbours = sum(c.startswith("neighbour ") for c in table.columns)
     header = ["release x", value_column.replace("(release)", "(x)")]
-    header += [f"x'{j}: value | L1" for j in range(1, n_neighbours + 1)] + ["local sens."]
+    header += [f"x'{j}: change: {query_name} | L1" for j in range(1, n_neighbours + 1)] + ["local sens."]
     text, colours = [], []
     global_value = table.attrs["global_sensitivity"]
     for _, row in table.iterrows():
         cells, tints = [str(row["release"]), f"{row[value_column]:g}"], ["white", "white"]
         for j in range(1, n_neighbours + 1):
             norm = row[f"L1 {j}"]
-            cells.append(f"{row[f'neighbour {j}']}: {row[f'{query_name} {j}']:g} | {norm:g}")
+            if not isinstance(row[f"neighbour {j}"], tuple):  # a row with fewer neighbours than the widest
+                cells.append("")
+                tints.append("white")
+                continue
+            change = _change(row["release"], row[f"neighbour {j}"])
+            cells.append(f"{change}: {row[f'{query_name} {j}']:g} | {norm:g}")
             attains = norm == row["local sensitivity"]
             tints.append(GLOBAL_MAX_COLOUR if attains and norm == global_value else
                          ROW_MAX_COLOUR if attains else "white")
@@ -270,18 +289,24 @@ def _check_neighbour_table(table: object) -> None:
 
 
 def draw_neighbour_table(ax: Axes, table: pd.DataFrame, title: str) -> None:
-    """Draw the neighbour table on ``ax``: row maxima in yellow, cells reaching the global maximum in orange."""
+    """Draw the neighbour table on ``ax``: row maxima in yellow, cells reaching the global maximum in orange.
+
+    Each neighbour cell names the change (``-v`` removed, ``+v`` added, ``a→b`` replaced), then the query's
+    value on the neighbour and the L1 norm; the title says so (notebook 02).
+    """
     _check_neighbour_table(table)
     header, text, colours = _neighbour_cells(table)
     ax.axis("off")
     drawn = ax.table(cellText=text, cellColours=colours, colLabels=header, loc="upper center", cellLoc="center")
     drawn.auto_set_font_size(False)
-    drawn.set_fontsize(8.5)
-    drawn.scale(1.0, 1.35)
+    drawn.set_fontsize(9)
+    drawn.scale(1.0, 1.25)
     drawn.auto_set_column_width(list(range(len(header))))
+    query_name = table.columns[1].removesuffix("(release)")
     ax.set_title(f"{title} — global sensitivity {table.attrs['global_sensitivity']:g}\n"
-                 "yellow: attains the row's local sensitivity · orange: attains the global sensitivity",
-                 fontsize=11)
+                 f"cell = change (−v removed, +v added, a→b replaced): {query_name} of the neighbour | "
+                 f"L1 = |{query_name}(x) − {query_name}(x')|\n"
+                 "yellow: attains the row's local sensitivity · orange: attains the global sensitivity", fontsize=10)
 
 
 def style_neighbour_table(table: pd.DataFrame, uuid: str) -> Styler:
