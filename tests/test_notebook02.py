@@ -1,0 +1,75 @@
+"""The numbers notebook 02 states in its prose and solutions, and its neighbour-table figure's cells."""
+
+from __future__ import annotations
+
+import itertools
+
+import matplotlib
+import pytest
+
+matplotlib.use("Agg")
+
+import dpteach  # noqa: E402
+from dpteach import plotting  # noqa: E402
+from dpteach.datasets import blog_figure, large_universe_columns  # noqa: E402
+
+U = (1, 2, 3, 10, 11)
+DAYS = large_universe_columns()["absence_days"]
+
+
+def test_blog_bounded_local_overstates_exactly_four_rows_of_the_median_table() -> None:
+    differ = {x: (dpteach.blog_bounded_local(x, U, "median"),
+                  dpteach.local_sensitivity(x, U, "median", relation="bounded"))
+              for x in itertools.combinations(U, 3)}
+    differ = {x: pair for x, pair in differ.items() if pair[0] != pair[1]}
+    assert differ == {x: (8.0, 7.0) for x in [(1, 3, 10), (1, 3, 11), (2, 3, 10), (2, 3, 11)]}
+
+
+def test_max_of_the_blogs_quantity_is_global_on_the_large_universe() -> None:
+    six = sorted(set(itertools.combinations(DAYS, 6)))
+    for k, overstated in ((1, 141), (2, 180)):
+        blog = [dpteach.blog_bounded_local(x, DAYS, "median", k=k) for x in six]
+        true = [dpteach.local_sensitivity(x, DAYS, "median", k=k, relation="bounded") for x in six]
+        assert max(blog) == dpteach.global_sensitivity(DAYS, 6, "median", k=k, relation="bounded")
+        assert all(b >= t for b, t in zip(blog, true, strict=True))
+        assert sum(b > t for b, t in zip(blog, true, strict=True)) == overstated
+
+
+def test_blog_local_curves_against_the_groups() -> None:
+    columns = large_universe_columns()
+    release = {c: v[:6] for c, v in columns.items()}
+    both = dpteach.sensitivity_grid(columns, release=release, ks=[1, 2, 3, 4], relations=["unbounded", "symmetric"])
+    wide = both.pivot_table(index=["column", "query", "k"], columns="relation", values="sensitivity")
+    assert (wide["symmetric"] >= wide["unbounded"]).all()
+    assert (wide["unbounded"] != wide["symmetric"]).sum() == 19
+    p90 = wide.loc[("absence_days", "percentile_90")]
+    assert [round(v, 2) for v in p90["unbounded"]] == [6.1, 11.0, 10.5, 10.0]  # the blog's curve falls
+    assert [round(v, 2) for v in p90["symmetric"]] == [6.1, 11.0, 11.5, 12.0]  # the group's keeps rising
+
+
+def test_bounded_local_below_global_beyond_rounding() -> None:
+    pair = blog_figure("bounded_sensitivity_plot").grid().merge(
+        blog_figure("bounded_a").grid(), on=["k", "query", "column"], suffixes=(" local", " global"))
+    assert (pair["sensitivity local"] < pair["sensitivity global"] - 1e-9).sum() == 23
+
+
+def test_exercise_answers() -> None:
+    assert dpteach.local_sensitivity((3, 10, 11), U, "median", relation="bounded") == 7
+    assert dpteach.blog_bounded_local((3, 10, 11), U, "median") == 7
+    assert dpteach.local_sensitivity((1, 3, 10), U, "median", k=2, relation="symmetric") == 7
+    example = (1, 2, 4, 5, 6, 7)  # exercise 4's solution
+    assert dpteach.blog_bounded_local(example, DAYS, "median") == 1.5
+    assert dpteach.local_sensitivity(example, DAYS, "median", relation="bounded") == 1.0
+    scale = dpteach.global_sensitivity(DAYS, 6, "mean", relation="bounded") / 0.5  # exercise 5
+    assert scale == pytest.approx(19 / 6 / 0.5, rel=1e-12)
+
+
+def test_neighbour_table_cells_name_the_change() -> None:
+    unbounded = dpteach.neighbour_table(U, 3, "median")
+    header, text, _ = plotting._neighbour_cells(unbounded)
+    assert header[2] == "x'1: change: median | L1"
+    row = dict(zip(unbounded["release"], text, strict=True))[(1, 2, 11)]
+    assert "−1: 6.5 | 4.5" in row and "+10: 6 | 4" in row
+    bounded = dpteach.neighbour_table(U, 3, "median", relation="bounded")
+    row = dict(zip(bounded["release"], plotting._neighbour_cells(bounded)[1], strict=True))[(1, 2, 10)]
+    assert "2→11: 10 | 8" in row
