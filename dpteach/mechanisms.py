@@ -3,7 +3,8 @@
 Taught in notebook 03 (``notebooks/03_local_sensitivity_frameworks.ipynb``), where every framework
 for local sensitivity is compared with the global-sensitivity mean :func:`sum_count_mean`; notebook 04
 uses :func:`analytic_gaussian_sigma`; notebook 05 shows why the floating-point :func:`laplace_mech` leaks
-and releases with the exact samplers :func:`geometric_mech` and :func:`snapping_mech` instead.
+and releases with the exact samplers :func:`geometric_mech` and :func:`snapping_mech` instead, which are
+also what :func:`sum_count_mean`, :mod:`dpteach.ptr` and :mod:`dpteach.saa` release with.
 """
 
 from __future__ import annotations
@@ -114,22 +115,32 @@ def pct_error(true: float, private: float | None) -> float:
 
 
 def sum_count_mean(
-    data: ArrayLike, lower: float, upper: float, epsilon: float, rng: np.random.Generator | None = None
+    data: ArrayLike, lower: float, upper: float, epsilon: float, rng: np.random.Generator | None = None,
+    max_size: int = 10**9,
 ) -> float:
     r"""The global-sensitivity mean: noisy sum over noisy count of the data clipped to ``[lower, upper]``.
 
-    Spends :math:`\varepsilon/2` on the sum (sensitivity :math:`\max(|l|, |u|)`) and :math:`\varepsilon/2`
-    on the count (sensitivity 1). Over the reals this is :math:`\varepsilon`-DP under add/remove-one
-    neighbours; as implemented it samples with :func:`laplace_mech`, so in floating point it carries no
-    guarantee (see there). Notebook 03.
+    Spends :math:`\varepsilon/2` on the sum (sensitivity :math:`\Delta = \max(|l|, |u|)`), released with
+    :func:`snapping_mech` clamped at the public bound :func:`snapping_bound` of
+    :math:`\pm` ``max_size`` :math:`\cdot \Delta` (``max_size``: a public upper bound on the number of
+    records; larger data sets have their sum clamped, which biases but does not leak), and
+    :math:`\varepsilon/2` on the count (sensitivity 1), released exactly with :func:`geometric_mech`; the
+    answer is :math:`\hat S / \max(\hat c, 1)` (post-processing: the noisy count can be 0 or negative).
+
+    Guarantee: :math:`\varepsilon`-DP under add/remove-one neighbours, as implemented: the count exactly,
+    the sum under the assumptions of :func:`snapping_mech` (a correctly rounded ``math.log``; the clipped
+    sum as computed in doubles moving by at most :math:`\Delta`). Notebook 03.
     """
     lower, upper = check_bounds(lower, upper)
     clipped = np.clip(check_data(data), lower, upper)
     half = check_epsilon(epsilon) / 2
+    max_size = check_int("max_size", max_size, 1)
     rng = check_rng(rng)
-    noisy_sum = laplace_mech(float(clipped.sum()), max(abs(lower), abs(upper)), half, rng)
-    noisy_count = laplace_mech(float(clipped.size), 1.0, half, rng)
-    return noisy_sum / noisy_count
+    width = max(abs(lower), abs(upper))
+    noisy_sum = snapping_mech(float(clipped.sum()), width, half,
+                              snapping_bound(max_size * width, width, half), rng)
+    noisy_count = geometric_mech(int(clipped.size), 1, half, rng)
+    return noisy_sum / max(noisy_count, 1)
 
 
 # ------------------------------------------------------------------------------ analytic Gaussian
@@ -350,6 +361,22 @@ def snapping_epsilon(noise_epsilon: float, sensitivity: float, bound: float) -> 
         raise ValueError(f"bound / sensitivity must lie in (1/epsilon, 2**46/epsilon) = ({lam!r}, {2.0**46 * lam!r}) "
                          f"for Mironov's theorem, got {bound_units!r}")
     return (1 + 12 * bound_units * _ETA) / lam + 2 * _ETA
+
+
+def snapping_bound(magnitude: float, sensitivity: float, epsilon: float) -> float:
+    r"""A public clamping bound :math:`B` for :func:`snapping_mech` on a value known to satisfy
+    :math:`|f| \le` ``magnitude``: ``magnitude`` itself, moved into the window
+    :math:`2\lambda \le B \le 2^{40}\lambda` (:math:`\lambda = \Delta/\varepsilon`), inside the range
+    :math:`\lambda < B < 2^{46}\lambda` of Mironov's theorem even after :func:`snapping_mech` inflates
+    :math:`\lambda` by the factor :math:`1 + 12 (B/\Delta) \eta` (at most :math:`1 + 0.0015/\varepsilon`).
+
+    Any public :math:`B` keeps the guarantee (the mechanism clamps first, a 1-Lipschitz step). Raising it
+    to :math:`2\lambda` changes nothing for values in range; lowering it to :math:`2^{40}\lambda` (only for
+    a range :math:`10^{12}` times the noise scale) clamps, which biases large values. It depends on
+    public parameters only. Notebook 03.
+    """
+    lam = check_positive("sensitivity", sensitivity) / check_epsilon(epsilon)
+    return min(max(check_positive("magnitude", magnitude), 2 * lam), 2.0**40 * lam)
 
 
 def snapping_mech(

@@ -11,9 +11,14 @@ the size (e.g. :math:`1/N^2` for a published :math:`N \ge n`), never from ``len(
 from the private :math:`n` is printed with every run and gives :math:`n` away, and neighbours of different
 sizes would run different mechanisms, which the proof does not cover.
 
-Every guarantee stated here is for ideal, real-valued Laplace noise. The noise comes from
-:func:`dpteach.mechanisms.laplace_mech` (numpy's floating-point sampler), whose outputs can rule a neighbour out
-(Mironov 2012; notebook 05), so the code as run falls short of the stated :math:`\varepsilon`.
+Noise. numpy's floating-point Laplace sampler (:func:`dpteach.mechanisms.laplace_mech`) has outputs that rule a
+neighbour out (Mironov 2012; notebook 05), so the corrected releases draw safe noise by default
+(``noise="exact"``): the distance, an integer of sensitivity 1, gets exact discrete Laplace noise
+(:func:`dpteach.mechanisms.geometric_mech`) and is tested against the integer threshold
+:func:`ptr_threshold_discrete`; the statistic is released with :func:`dpteach.mechanisms.snapping_mech`, clamped
+to the public clipping range. ``noise="textbook"`` keeps numpy's Laplace and :func:`ptr_threshold`, the ideal
+mechanism that :mod:`dpteach.audit` samples in bulk; its guarantee holds over the reals only.
+:func:`ptr_mean_book` reproduces the chapter with numpy's Laplace and claims nothing.
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Literal
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -31,7 +37,10 @@ from dpteach.mechanisms import (
     check_epsilon,
     check_positive,
     check_rng,
+    geometric_mech,
     laplace_mech,
+    snapping_bound,
+    snapping_mech,
 )
 from dpteach.queries import check_data, check_int
 from dpteach.smooth import _padded_sorted
@@ -42,8 +51,8 @@ class PTRRelease:
     """What one PTR run releases: ``value`` is None for ⊥ (refused); the budget is spent either way."""
 
     value: float | None
-    noisy_distance: float
-    threshold: float
+    noisy_distance: float | int
+    threshold: float | int
     epsilon_spent: float
     delta: float
 
@@ -126,6 +135,29 @@ def ptr_threshold(epsilon: float, delta: float) -> float:
     return math.log(1 / (2 * delta)) / check_epsilon(epsilon)
 
 
+def ptr_threshold_discrete(epsilon: float, delta: float) -> int:
+    r"""Integer threshold :math:`T` for a distance tested with exact discrete Laplace noise
+    (:func:`dpteach.mechanisms.geometric_mech`): the smallest :math:`T \ge 1` with
+    :math:`\Pr[Z \ge T] \le \delta`, up to a widening that can only raise it by one:
+
+    .. math:: T = \max\Bigl(1, \Bigl\lceil \frac{\ln\bigl(1/((1 + e^{-\varepsilon})\,\delta)\bigr)}
+              {\varepsilon} \Bigr\rceil\Bigr).
+
+    Proof: :math:`Z` has :math:`\Pr[Z = z] = \frac{1-q}{1+q} q^{|z|}`, :math:`q = e^{-\varepsilon}`, so for
+    :math:`T \ge 1`, :math:`\Pr[Z \ge T] = \frac{1-q}{1+q} \sum_{z \ge T} q^z = \frac{q^T}{1+q}`, which is
+    :math:`\le \delta` iff :math:`\varepsilon T \ge \ln(1/((1+q)\delta))`; the smallest such integer is the
+    ceiling. A dataset at distance 0 (true :math:`D = 0`) therefore passes with probability
+    :math:`e^{-\varepsilon T}/(1 + e^{-\varepsilon}) \le \delta`. Rounding: the quotient is computed in doubles
+    (``math.log``, ``math.log1p``, ``math.exp``, each within a few ulps) and widened by a relative
+    :math:`10^{-12}` before the ceiling, so rounding can raise :math:`T` by one (a smaller failure
+    probability), never lower it. At :math:`\varepsilon = 1`, :math:`\delta = 10^{-6}`: :math:`T = 14`
+    (the continuous threshold :math:`\ln(1/(2\delta))/\varepsilon` is 13.1). Notebook 03.
+    """
+    epsilon, delta = check_epsilon(epsilon), check_delta(delta)
+    t = (-math.log(delta) - math.log1p(math.exp(-epsilon))) / epsilon
+    return max(1, math.ceil(t + 1e-12 * max(1.0, abs(t))))
+
+
 def pass_probability(distance: float, threshold: float, epsilon: float) -> float:
     r""":math:`\Pr[d + \mathrm{Lap}(1/\varepsilon) \ge t]`: how often the test lets a dataset at distance
     :math:`d` through. :math:`\tfrac12 e^{-\varepsilon (t - d)}` for :math:`d \le t`, else
@@ -139,12 +171,27 @@ def pass_probability(distance: float, threshold: float, epsilon: float) -> float
     return 0.5 * math.exp(-gap) if gap >= 0 else 1.0 - 0.5 * math.exp(gap)
 
 
+Noise = Literal["exact", "textbook"]
+
+
 def _run(
-    mean: float, distance: int, b: float, eps_test: float, eps_release: float, threshold: float,
-    delta: float, rng: np.random.Generator,
+    stat: float, distance: int, b: float, eps_test: float, eps_release: float, delta: float,
+    range_bound: float, rng: np.random.Generator, noise: Noise,
 ) -> PTRRelease:
-    noisy_distance = laplace_mech(float(distance), 1.0, eps_test, rng)
-    value = laplace_mech(mean, b, eps_release, rng) if noisy_distance >= threshold else None
+    """Test the distance and release ``stat`` (whose public bound is ``|stat| <= range_bound``)."""
+    if noise == "textbook":
+        threshold: float | int = ptr_threshold(eps_test, delta)
+        noisy_distance: float | int = laplace_mech(float(distance), 1.0, eps_test, rng)
+        passed = noisy_distance >= threshold
+        value = laplace_mech(stat, b, eps_release, rng) if passed else None
+    elif noise == "exact":
+        threshold = ptr_threshold_discrete(eps_test, delta)
+        noisy_distance = geometric_mech(distance, 1, eps_test, rng)
+        passed = noisy_distance >= threshold
+        bound = snapping_bound(range_bound, b, eps_release)
+        value = snapping_mech(stat, b, eps_release, bound, rng) if passed else None
+    else:
+        raise ValueError(f"noise must be 'exact' or 'textbook', got {noise!r}")
     return PTRRelease(value, noisy_distance, threshold, eps_test + eps_release, delta)
 
 
@@ -158,35 +205,45 @@ def ptr_mean_book(
 
     It makes **no** valid privacy claim: the chapter says :math:`(\varepsilon, \delta)`, but it spends
     :math:`2\varepsilon` (reported in ``epsilon_spent``), its test fails with probability far above
-    :math:`\delta`, and its bound ignores removals. Kept to reproduce the chapter. Notebook 03.
+    :math:`\delta`, and its bound ignores removals. Kept to reproduce the chapter, with the chapter's
+    floating-point Laplace noise (:func:`dpteach.mechanisms.laplace_mech`). Notebook 03.
     """
     values = np.minimum(check_data(data), check_positive("upper", upper))
     epsilon, delta, b = check_epsilon(epsilon), check_delta(delta), check_positive("b", b)
     n = values.size
     distance = distance_to_instability(lambda k: book_mean_ls_at_distance(n, k, upper), b, n)
-    return _run(float(values.mean()), distance, b, epsilon, epsilon, book_threshold(epsilon, delta),
-                delta, check_rng(rng))
+    rng, threshold = check_rng(rng), book_threshold(epsilon, delta)
+    noisy_distance = laplace_mech(float(distance), 1.0, epsilon, rng)
+    value = laplace_mech(float(values.mean()), b, epsilon, rng) if noisy_distance >= threshold else None
+    return PTRRelease(value, noisy_distance, threshold, 2 * epsilon, delta)
 
 
 def ptr_mean(
     data: ArrayLike, lower: float, upper: float, b: float, epsilon_test: float, epsilon_release: float,
-    delta: float, rng: np.random.Generator | None = None,
+    delta: float, rng: np.random.Generator | None = None, noise: Noise = "exact",
 ) -> PTRRelease:
-    r"""Corrected PTR mean of the data clipped to ``[lower, upper]``.
+    r"""Corrected PTR mean of the data clipped to ``[lower, upper]`` (``delta`` :math:`< 1/2`).
 
-    Distance from :func:`mean_ls_at_distance` (additions and removals), test noise
-    :math:`\mathrm{Lap}(1/\varepsilon_t)`, threshold :func:`ptr_threshold`, release
-    :math:`\mathrm{Lap}(b/\varepsilon_r)`. Guarantee: :math:`(\varepsilon_t + \varepsilon_r, \delta)`-DP
-    under add/remove-one neighbours, spent whether or not it returns ⊥ (``value`` None). Notebook 03.
+    Distance from :func:`mean_ls_at_distance` (additions and removals). ``noise="exact"`` (default): test
+    :math:`D + Z \ge T`, :math:`Z` exact discrete Laplace of scale :math:`1/\varepsilon_t`, :math:`T` from
+    :func:`ptr_threshold_discrete`; release with :func:`dpteach.mechanisms.snapping_mech` (sensitivity
+    :math:`b`, :math:`\varepsilon_r`, clamped to the public :math:`\max(|l|, |u|)`). Guarantee:
+    :math:`(\varepsilon_t + \varepsilon_r, \delta)`-DP under add/remove-one neighbours, as implemented: the
+    test exactly, the release under :func:`dpteach.mechanisms.snapping_mech`'s assumptions (a correctly
+    rounded ``math.log``; the mean as computed in doubles moving by at most :math:`b` where the proof says
+    the real mean does). Spent whether or not it returns ⊥ (``value`` None). ``noise="textbook"``: numpy's
+    Laplace, threshold :func:`ptr_threshold`; the same guarantee over the reals only. Notebook 03.
     """
     lower, upper = check_bounds(lower, upper)
     values = np.clip(check_data(data), lower, upper)
     eps_t, eps_r = check_positive("epsilon_test", epsilon_test), check_positive("epsilon_release",
                                                                                epsilon_release)
-    b, threshold = check_positive("b", b), ptr_threshold(eps_t, delta)
+    b = check_positive("b", b)
+    ptr_threshold(eps_t, delta)  # checks 0 < delta < 1/2 for both kinds of noise
     n = values.size
     distance = distance_to_instability(lambda k: mean_ls_at_distance(n, k, lower, upper), b, n)
-    return _run(float(values.mean()), distance, b, eps_t, eps_r, threshold, float(delta), check_rng(rng))
+    return _run(float(values.mean()), distance, b, eps_t, eps_r, float(delta), max(abs(lower), abs(upper)),
+                check_rng(rng), noise)
 
 
 def _median_spread(xs: np.ndarray, k: int) -> float:
@@ -228,26 +285,31 @@ def median_distance_to_instability(data: ArrayLike, lower: float, upper: float, 
 
 def ptr_median(
     data: ArrayLike, lower: float, upper: float, b: float, epsilon_test: float, epsilon_release: float,
-    delta: float, rng: np.random.Generator | None = None,
+    delta: float, rng: np.random.Generator | None = None, noise: Noise = "exact",
 ) -> PTRRelease:
     r"""PTR for the median :math:`x_{(\lceil n/2 \rceil)}` of the data clipped to ``[lower, upper]``, in the
     spirit of Dwork & Lei (STOC 2009), who introduced PTR for robust statistics such as the median (their own
     algorithm proposes the scale on a logarithmic grid; here the analyst proposes :math:`b`).
 
-    Test :math:`D(x, b) + \mathrm{Lap}(1/\varepsilon_t) \ge t` with :math:`t` from :func:`ptr_threshold`
-    (:func:`median_distance_to_instability`), then release :math:`x_{(m)} + \mathrm{Lap}(b/\varepsilon_r)`.
+    Test :math:`D(x, b) + Z \ge T` (:func:`median_distance_to_instability`), then release :math:`x_{(m)}` plus
+    noise of scale :math:`b/\varepsilon_r`; the noise as in :func:`ptr_mean`: by default exact discrete Laplace
+    :math:`Z` with :math:`T` from :func:`ptr_threshold_discrete` and a snapping release clamped to
+    :math:`\max(|l|, |u|)`; ``noise="textbook"``: numpy's Laplace with :func:`ptr_threshold` (reals only).
 
     Guarantee: :math:`(\varepsilon_t + \varepsilon_r, \delta)`-DP under **replace-one** neighbours (size
     :math:`n` public), spent whether or not it returns ⊥ (``value`` None). Proof: :math:`D` has sensitivity 1,
     so the test is :math:`\varepsilon_t`-DP. If :math:`D(x) \ge 1` or :math:`D(x') \ge 1` then
     :math:`LS \le b` at one of the two, so :math:`|x_{(m)} - x'_{(m)}| \le b` and the release adds
     :math:`\varepsilon_r`. Otherwise :math:`D(x) = D(x') = 0` and either run releases a value with probability
-    :math:`\Pr[\mathrm{Lap}(1/\varepsilon_t) \ge t] = \delta`. Notebook 03.
+    :math:`\Pr[Z \ge T] \le \delta`. As implemented with the default noise, the test is exact and the release
+    holds under :func:`dpteach.mechanisms.snapping_mech`'s assumptions (a correctly rounded ``math.log``).
+    Notebook 03.
     """
     xs = _padded_sorted(data, lower, upper)
     eps_t = check_positive("epsilon_test", epsilon_test)
     eps_r = check_positive("epsilon_release", epsilon_release)
-    b, threshold = check_positive("b", b), ptr_threshold(eps_t, delta)
+    b = check_positive("b", b)
+    ptr_threshold(eps_t, delta)  # checks 0 < delta < 1/2 for both kinds of noise
     distance = distance_to_instability(lambda k: _median_spread(xs, k), b, xs.size - 2)
     median = float(xs[math.ceil((xs.size - 2) / 2)])
-    return _run(median, distance, b, eps_t, eps_r, threshold, float(delta), check_rng(rng))
+    return _run(median, distance, b, eps_t, eps_r, float(delta), max(abs(xs[0]), abs(xs[-1])), check_rng(rng), noise)

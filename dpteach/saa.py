@@ -8,8 +8,13 @@ Two designs, named by how records are put into chunks (notebook 03):
 ``n_chunks`` is the number of chunks asked for (the book's :math:`k`, written :math:`K` here so that :math:`k`
 stays a distance, as in :mod:`dpteach.ptr`).
 
-The guarantees stated are for ideal, real-valued Laplace noise; :func:`dpteach.mechanisms.laplace_mech` draws it
-with numpy's floating-point sampler, which falls short of them (Mironov 2012; notebook 05).
+Noise. By default (``noise="exact"``) real values are released with Mironov's snapping mechanism
+(:func:`dpteach.mechanisms.snapping_mech`, clamped to a public bound) and the shuffled design's chunk count with
+exact discrete Laplace noise (:func:`dpteach.mechanisms.geometric_mech`), so the stated guarantees hold as
+implemented, up to the snapping mechanism's assumptions (a correctly rounded ``math.log``; the aggregate as
+computed in doubles moving by at most its stated sensitivity). ``noise="textbook"`` uses numpy's floating-point
+Laplace (:func:`dpteach.mechanisms.laplace_mech`), the ideal mechanism that :mod:`dpteach.audit` samples in bulk;
+its guarantees hold over the reals only (Mironov 2012; notebook 05).
 """
 
 from __future__ import annotations
@@ -22,7 +27,15 @@ from typing import Literal
 import numpy as np
 from numpy.typing import ArrayLike
 
-from dpteach.mechanisms import check_bounds, check_epsilon, check_rng, laplace_mech
+from dpteach.mechanisms import (
+    check_bounds,
+    check_epsilon,
+    check_rng,
+    geometric_mech,
+    laplace_mech,
+    snapping_bound,
+    snapping_mech,
+)
 from dpteach.queries import check_data, check_int
 
 
@@ -33,14 +46,26 @@ class SAARelease:
     ``value``: the released estimate. ``n_chunks``: contiguous, the chunks formed (a function of the public
     size); shuffled, the labels drawn (the true number of non-empty chunks stays private). ``scale``: the
     Laplace scale on the mean (contiguous) or on the sum of answers (shuffled). ``noisy_count``: shuffled only,
-    the noisy number of non-empty chunks (None for contiguous). ``epsilon``: the budget spent.
+    the noisy number of non-empty chunks (an integer with the default exact noise; None for contiguous).
+    ``epsilon``: the budget spent.
     """
 
     value: float
     n_chunks: int
     scale: float
     epsilon: float
-    noisy_count: float | None = None
+    noisy_count: float | int | None = None
+
+
+Noise = Literal["exact", "textbook"]
+
+
+def _release_real(value: float, sensitivity: float, epsilon: float, magnitude: float, rng: np.random.Generator,
+                  noise: Noise) -> float:
+    """``value`` (public bound ``|value| <= magnitude``) plus noise of scale ``sensitivity / epsilon``."""
+    if noise == "textbook":
+        return laplace_mech(value, sensitivity, epsilon, rng)
+    return snapping_mech(value, sensitivity, epsilon, snapping_bound(magnitude, sensitivity, epsilon), rng)
 
 
 def contiguous_layout(n: int, n_chunks: int) -> tuple[int, int]:
@@ -61,23 +86,25 @@ def _answers(chunks: list[np.ndarray], f: Callable[[np.ndarray], float], lower: 
 
 
 def _contiguous(values: np.ndarray, f: Callable[[np.ndarray], float], n_chunks: int, lower: float,
-                upper: float, epsilon: float, rng: np.random.Generator) -> SAARelease:
+                upper: float, epsilon: float, rng: np.random.Generator, noise: Noise) -> SAARelease:
     size, count = contiguous_layout(values.size, n_chunks)
     answers = _answers([values[i * size:(i + 1) * size] for i in range(count)], f, lower, upper)
-    value = laplace_mech(float(answers.mean()), (upper - lower) / count, epsilon, rng)
+    value = _release_real(float(answers.mean()), (upper - lower) / count, epsilon, max(abs(lower), abs(upper)),
+                          rng, noise)
     return SAARelease(value, count, (upper - lower) / (count * epsilon), epsilon)
 
 
 def _shuffled(values: np.ndarray, f: Callable[[np.ndarray], float], n_chunks: int, lower: float,
-              upper: float, epsilon: float, rng: np.random.Generator) -> SAARelease:
+              upper: float, epsilon: float, rng: np.random.Generator, noise: Noise) -> SAARelease:
     labels = rng.integers(0, n_chunks, size=values.size)
     order = np.argsort(labels, kind="stable")
     cuts = np.flatnonzero(labels[order][1:] != labels[order][:-1]) + 1
     chunks = np.split(values[order], cuts) if values.size else []  # the non-empty chunks only
     midpoint = (lower + upper) / 2
     total = float((_answers(chunks, f, lower, upper) - midpoint).sum()) if chunks else 0.0
-    noisy_total = laplace_mech(total, upper - lower, epsilon / 2, rng)
-    noisy_count = laplace_mech(float(len(chunks)), 1.0, epsilon / 2, rng)
+    noisy_total = _release_real(total, upper - lower, epsilon / 2, n_chunks * (upper - lower) / 2, rng, noise)
+    noisy_count: float | int = (laplace_mech(float(len(chunks)), 1.0, epsilon / 2, rng) if noise == "textbook"
+                                else geometric_mech(len(chunks), 1, epsilon / 2, rng))
     value = float(np.clip(midpoint + noisy_total / max(noisy_count, 1.0), lower, upper))
     return SAARelease(value, n_chunks, 2 * (upper - lower) / epsilon, epsilon, noisy_count)
 
@@ -85,7 +112,7 @@ def _shuffled(values: np.ndarray, f: Callable[[np.ndarray], float], n_chunks: in
 def sample_and_aggregate(
     data: ArrayLike, f: Callable[[np.ndarray], float], n_chunks: int, lower: float, upper: float,
     epsilon: float, rng: np.random.Generator | None = None,
-    chunking: Literal["contiguous", "shuffled"] = "contiguous",
+    chunking: Literal["contiguous", "shuffled"] = "contiguous", noise: Noise = "exact",
 ) -> SAARelease:
     r"""Sample-and-aggregate with :math:`K` = ``n_chunks`` chunks and answers :math:`a_i = \mathrm{clip}(f(x_i),
     l, u)`.
@@ -116,6 +143,11 @@ def sample_and_aggregate(
     sensitivity :math:`(u - l, 1)` and the two Laplace draws cost :math:`\varepsilon/2` each; mixing over the
     same label distribution keeps the bound; the division and clipping are post-processing.
 
+    Noise (see the module docstring): by default the mean (contiguous, clamped to :math:`\max(|l|, |u|)`) and
+    :math:`S` (shuffled, clamped to :math:`|S| \le K(u-l)/2`, public) are released with the snapping mechanism
+    and :math:`c` with exact discrete Laplace noise, so both guarantees hold as implemented under the snapping
+    mechanism's assumptions; ``noise="textbook"`` draws numpy's Laplace, whose guarantee holds over the reals only.
+
     Why not let an empty chunk answer a fixed value (the midpoint) and divide by :math:`K`? That pulls the
     estimate towards the midpoint by :math:`\frac{E}{K}(\tfrac{l+u}{2} - \bar a)` with
     :math:`E = K(1 - 1/K)^n` empty chunks expected: +0.05 years for the Adult ages at :math:`K = 6000`.
@@ -128,11 +160,13 @@ def sample_and_aggregate(
     lower, upper = check_bounds(lower, upper)
     epsilon = check_epsilon(epsilon)
     rng = check_rng(rng)
+    if noise not in ("exact", "textbook"):
+        raise ValueError(f"noise must be 'exact' or 'textbook', got {noise!r}")
     if chunking == "contiguous":
-        return _contiguous(check_data(data), f, n_chunks, lower, upper, epsilon, rng)
+        return _contiguous(check_data(data), f, n_chunks, lower, upper, epsilon, rng, noise)
     if chunking == "shuffled":
         check_int("n_chunks", n_chunks, 1)
         empty = hasattr(data, "__len__") and not isinstance(data, (str, bytes)) and len(data) == 0
         values = np.empty(0) if empty else check_data(data)
-        return _shuffled(values, f, n_chunks, lower, upper, epsilon, rng)
+        return _shuffled(values, f, n_chunks, lower, upper, epsilon, rng, noise)
     raise ValueError(f"chunking must be 'contiguous' or 'shuffled', got {chunking!r}")

@@ -17,6 +17,7 @@ from dpteach.mechanisms import (
     geometric_mech,
     laplace_mech,
     pct_error,
+    snapping_bound,
     snapping_epsilon,
     snapping_mech,
     sum_count_mean,
@@ -126,8 +127,26 @@ def test_sum_count_mean_approaches_the_clipped_mean_for_large_epsilon():
 
 def test_sum_count_mean_is_noisy_at_small_epsilon():
     rng = np.random.default_rng(3)
-    results = {sum_count_mean([1.0, 2.0, 3.0], 0.0, 5.0, 1.0, rng) for _ in range(5)}
-    assert len(results) == 5
+    results = {sum_count_mean([1.0, 2.0, 3.0], 0.0, 5.0, 1.0, rng) for _ in range(20)}
+    assert len(results) >= 5  # snapped sums sit on a grid of 10 (Lambda = 2 at sensitivity 5), so values repeat
+
+
+def test_sum_count_mean_releases_the_count_exactly_and_the_sum_on_the_snapping_grid():
+    rng = np.random.default_rng(4)
+    data = [1.0, 2.0, 3.0]
+    for _ in range(30):  # replay the two draws from the same seed
+        seed = int(rng.integers(0, 2**32))
+        value = sum_count_mean(data, 0.0, 5.0, 1.0, np.random.default_rng(seed))
+        twin = np.random.default_rng(seed)
+        noisy_sum = snapping_mech(6.0, 5.0, 0.5, snapping_bound(10**9 * 5.0, 5.0, 0.5), twin)
+        noisy_count = geometric_mech(3, 1, 0.5, twin)
+        assert value == noisy_sum / max(noisy_count, 1)
+        assert noisy_sum / 10 == round(noisy_sum / 10) and isinstance(noisy_count, int)
+
+
+def test_sum_count_mean_clamps_the_sum_at_the_public_size_bound():
+    result = sum_count_mean(np.full(1000, 100.0), 0.0, 100.0, 1e6, np.random.default_rng(5), max_size=10)
+    assert result == pytest.approx(10 * 100.0 / 1000, rel=1e-3)  # the sum is clamped to 10 * 100
 
 
 def test_sum_count_mean_rejects_reversed_bounds():
@@ -312,6 +331,22 @@ def test_snapping_noise_has_the_laplace_spread():
     assert np.mean(np.abs(outputs)) == pytest.approx(2 * (32 * j * p_j).sum(), rel=0.05)
     assert np.mean(outputs > 0) == pytest.approx(0.5 * math.exp(-16 / 20), abs=0.01)
     assert np.mean(outputs == 0) == pytest.approx(1 - math.exp(-16 / 20), abs=0.01)
+
+
+@pytest.mark.parametrize("noise_epsilon", [1e-3, 0.1, 0.5, 1.0, 3.0])
+@pytest.mark.parametrize("ratio", [1.0001, 2.0, 1e3, 1e9, 2.0**45])
+def test_snapping_epsilon_stays_within_mironovs_theorem_1(noise_epsilon, ratio):
+    # Mironov 2012, Theorem 1: (1/lambda + 2**-49 B/lambda)-DP for lambda < B < 2**46 lambda (sensitivity 1)
+    lam = 1 / noise_epsilon
+    assert snapping_epsilon(noise_epsilon, 1.0, ratio * lam) <= noise_epsilon + 2.0**-49 * ratio
+
+
+@pytest.mark.parametrize(("magnitude", "sensitivity", "epsilon", "expected"),
+                         [(100.0, 1.0, 1.0, 100.0), (0.5, 1.0, 1.0, 2.0), (1e30, 1.0, 1.0, 2.0**40)])
+def test_snapping_bound_moves_the_range_into_the_window_of_the_theorem(magnitude, sensitivity, epsilon, expected):
+    bound = snapping_bound(magnitude, sensitivity, epsilon)
+    assert bound == expected
+    snapping_mech(0.0, sensitivity, epsilon, bound, np.random.default_rng(0))  # accepted: inside the window
 
 
 def test_snapping_epsilon_formula_and_its_range():

@@ -1,5 +1,6 @@
 """Tests for dpteach.ptr: distances to instability, the two thresholds and both PTR means."""
 
+import decimal
 import itertools
 import math
 
@@ -7,6 +8,7 @@ import numpy as np
 import pytest
 
 from dpteach.datasets import load_adult
+from dpteach.mechanisms import discrete_laplace
 from dpteach.ptr import (
     book_mean_ls_at_distance,
     book_threshold,
@@ -19,6 +21,7 @@ from dpteach.ptr import (
     ptr_mean_book,
     ptr_median,
     ptr_threshold,
+    ptr_threshold_discrete,
 )
 
 N_ADULT = len(load_adult())
@@ -125,7 +128,45 @@ def test_ptr_mean_releases_close_to_the_mean_on_a_stable_dataset():
     assert result.value == pytest.approx(data.mean(), abs=1.0)
     assert result.epsilon_spent == 1.0
     assert result.delta == 1e-6
-    assert result.threshold == pytest.approx(ptr_threshold(0.5, 1e-6))
+    assert result.threshold == ptr_threshold_discrete(0.5, 1e-6) == 27
+    assert isinstance(result.noisy_distance, int)
+
+
+def _exact_pass_rate_at_distance_zero(epsilon: float, threshold: int) -> decimal.Decimal:
+    """Pr[Z >= T] = e^(-eps T) / (1 + e^(-eps)) for discrete Laplace Z, in 60-digit decimal arithmetic."""
+    with decimal.localcontext() as ctx:
+        ctx.prec = 60
+        eps = decimal.Decimal(epsilon)  # the exact double
+        return (-eps * threshold).exp() / (1 + (-eps).exp())
+
+
+@pytest.mark.parametrize("epsilon", [0.01, 0.1, 0.5, 1.0, math.log(3), 2.0, 7.5])
+@pytest.mark.parametrize("delta", [1e-12, 1e-9, 1 / 32_561**2, 1e-6, 1e-3, 0.01, 0.05, 0.2, 0.49])
+def test_discrete_threshold_fails_at_distance_zero_with_probability_at_most_delta_and_is_smallest(epsilon, delta):
+    threshold = ptr_threshold_discrete(epsilon, delta)
+    assert isinstance(threshold, int) and threshold >= 1
+    assert _exact_pass_rate_at_distance_zero(epsilon, threshold) <= decimal.Decimal(delta)
+    if threshold > 1:  # one less would fail too often (the widening never cost a step on this grid)
+        assert _exact_pass_rate_at_distance_zero(epsilon, threshold - 1) > decimal.Decimal(delta)
+
+
+def test_discrete_threshold_at_an_exact_boundary_still_holds():
+    # (1 + e^-eps) delta = e^-(eps T) exactly in the reals: the float quotient lands on or next to T
+    epsilon, threshold = 1.0, 14
+    delta = math.exp(-epsilon * threshold) / (1 + math.exp(-epsilon))
+    found = ptr_threshold_discrete(epsilon, delta)
+    assert found in (threshold, threshold + 1)
+    assert _exact_pass_rate_at_distance_zero(epsilon, found) <= decimal.Decimal(delta) * (1 + decimal.Decimal(1e-15))
+
+
+def test_discrete_threshold_matches_sampled_discrete_laplace():
+    rng = np.random.default_rng(21)
+    draws = np.array([discrete_laplace(1, 1, rng) for _ in range(40_000)])  # scale 1/eps = 1
+    threshold = ptr_threshold_discrete(1.0, 0.05)
+    assert threshold == 3
+    exact = float(_exact_pass_rate_at_distance_zero(1.0, threshold))
+    assert np.mean(draws >= threshold) == pytest.approx(exact, abs=4 * math.sqrt(exact / 40_000))
+    assert exact <= 0.05 < float(_exact_pass_rate_at_distance_zero(1.0, threshold - 1))
 
 
 def test_ptr_mean_refuses_on_an_unstable_dataset():
@@ -235,16 +276,35 @@ def test_ptr_median_releases_on_ties_and_refuses_on_spread_data():
     ages = load_adult()["Age"].to_numpy()
     run = ptr_median(ages, 0, 100, 0.01, 1.0, 1.0, 1e-9, np.random.default_rng(3))
     assert run.value == pytest.approx(np.median(ages), abs=0.2)
-    assert run.epsilon_spent == 2.0 and run.threshold == ptr_threshold(1.0, 1e-9)
+    assert run.epsilon_spent == 2.0 and run.threshold == ptr_threshold_discrete(1.0, 1e-9)
     spread = ptr_median(np.linspace(0, 100, 51), 0, 100, 0.01, 1.0, 1.0, 1e-9, np.random.default_rng(3))
     assert spread.value is None
 
 
-def test_ptr_median_refusal_rate_at_distance_zero_is_delta():
+def test_ptr_median_release_rate_at_distance_zero_is_at_most_delta():
     data = (0, 0, 50, 50, 100)  # D = 0 for b = 10
     rng = np.random.default_rng(11)
     released = [ptr_median(data, 0, 100, 10, 1.0, 1.0, 0.05, rng).value is not None for _ in range(20_000)]
-    assert np.mean(released) == pytest.approx(0.05, abs=0.006)
+    exact = float(_exact_pass_rate_at_distance_zero(1.0, ptr_threshold_discrete(1.0, 0.05)))  # 0.0364 < 0.05
+    assert np.mean(released) == pytest.approx(exact, abs=0.006)
+    textbook = [ptr_median(data, 0, 100, 10, 1.0, 1.0, 0.05, rng, noise="textbook").value is not None
+                for _ in range(20_000)]
+    assert np.mean(textbook) == pytest.approx(0.05, abs=0.006)  # the continuous threshold spends delta exactly
+
+
+def test_ptr_releases_snap_to_a_grid_and_stay_in_the_public_range():
+    rng = np.random.default_rng(12)
+    ages = load_adult()["Age"].to_numpy()
+    runs = [ptr_mean(ages, 0, 100, 0.01, 1.0, 1.0, 1e-9, rng) for _ in range(50)]
+    values = np.array([r.value for r in runs])
+    assert len(set(values)) > 1 and np.all(np.abs(values) <= 100)
+    grid = 0.02  # b = 0.01 in units of the sensitivity: lambda just above 1, so Lambda = 2
+    assert np.allclose(values / grid, np.round(values / grid), atol=1e-9)
+
+
+def test_ptr_rejects_an_unknown_noise():
+    with pytest.raises(ValueError, match="noise must be 'exact' or 'textbook'"):
+        ptr_mean([1.0, 2.0], 0.0, 10.0, 1.0, 1.0, 1.0, 0.01, np.random.default_rng(0), noise="numpy")
 
 
 @pytest.mark.parametrize(

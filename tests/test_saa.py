@@ -134,3 +134,17 @@ def test_shuffled_chunking_checks_n_chunks_but_not_the_size():
         sample_and_aggregate([1.0, 2.0], np.mean, 0, 0.0, 1.0, 1.0, np.random.default_rng(0), chunking="shuffled")
     with pytest.raises(ValueError, match="data must hold finite"):
         sample_and_aggregate([1.0, np.nan], np.mean, 3, 0.0, 1.0, 1.0, np.random.default_rng(0), chunking="shuffled")
+
+
+def test_default_noise_is_exact_and_textbook_noise_stays_available():
+    exact = sample_and_aggregate(AGES, np.mean, 40, 20.0, 80.0, 1.0, np.random.default_rng(2), chunking="shuffled")
+    assert isinstance(exact.noisy_count, int)
+    textbook = sample_and_aggregate(AGES, np.mean, 40, 20.0, 80.0, 1.0, np.random.default_rng(2),
+                                    chunking="shuffled", noise="textbook")
+    assert isinstance(textbook.noisy_count, float) and textbook.noisy_count != round(textbook.noisy_count)
+    contiguous = [sample_and_aggregate(AGES, np.mean, 600, 20.0, 80.0, 1.0, np.random.default_rng(s)).value
+                  for s in range(20)]
+    grid = 2 * 60 / 593  # snapping grid: Lambda = 2 in units of the sensitivity (u - l)/c
+    assert np.allclose(np.array(contiguous) / grid, np.round(np.array(contiguous) / grid), atol=1e-6)
+    with pytest.raises(ValueError, match="noise must be 'exact' or 'textbook'"):
+        sample_and_aggregate(AGES, np.mean, 10, 20.0, 80.0, 1.0, np.random.default_rng(0), noise="numpy")
