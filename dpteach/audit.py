@@ -371,11 +371,13 @@ def _smooth_median_scale(epsilon: float, delta: float) -> Callable[[np.ndarray],
 
 def ptr_batch(version: Literal["book", "corrected"], b: float, epsilon: float, delta: float) -> Sampler:
     r"""PTR on the mean of data in ``[LOWER, UPPER]`` as a batched sampler (NaN for ⊥), drawn like
-    :func:`dpteach.ptr.ptr_mean` and :func:`dpteach.ptr.ptr_mean_book` draw one run: noisy distance
-    :math:`D + \mathrm{Lap}(1/\varepsilon)` against the threshold, release :math:`\bar x + \mathrm{Lap}(b/\varepsilon)`.
+    :func:`dpteach.ptr.ptr_mean` (with ``noise="textbook"``) and :func:`dpteach.ptr.ptr_mean_book` draw one
+    run: noisy distance :math:`D + \mathrm{Lap}(1/\varepsilon)` against the threshold, release
+    :math:`\bar x + \mathrm{Lap}(b/\varepsilon)`, with numpy's vectorised Laplace: it audits the ideal
+    mechanism, whose guarantee holds over the reals (the floating-point leak is notebook 05's last section).
 
-    ``"corrected"`` is ``ptr_mean(data, LOWER, UPPER, b, epsilon, epsilon, delta)``:
-    :math:`(2\varepsilon, \delta)`-DP under add/remove-one neighbours. ``"book"`` is
+    ``"corrected"`` is ``ptr_mean(data, LOWER, UPPER, b, epsilon, epsilon, delta, noise="textbook")``:
+    :math:`(2\varepsilon, \delta)`-DP under add/remove-one neighbours (over the reals). ``"book"`` is
     ``ptr_mean_book(data, UPPER, b, epsilon, delta)``: it claims :math:`(\varepsilon, \delta)` but spends
     :math:`2\varepsilon`, and its threshold lets unstable data through with probability
     :math:`\tfrac12\sqrt{\delta/2} > \delta`: no valid claim. Notebook 05.
@@ -408,8 +410,9 @@ def saa_batch(
     shows:
 
     * ``noise_for="chunks"``: scale :math:`(u-l)/(c\varepsilon)`, which is
-      ``sample_and_aggregate(data, f, n_chunks, lower, upper, epsilon)``: :math:`\varepsilon`-DP under replace-one
-      neighbours *by position*. ``noise_for="K"`` is the book's code, scale :math:`(u-l)/(K\varepsilon)` even
+      ``sample_and_aggregate(data, f, n_chunks, lower, upper, epsilon, noise="textbook")`` (numpy's Laplace,
+      the ideal mechanism): :math:`\varepsilon`-DP over the reals under replace-one neighbours *by position*.
+      ``noise_for="K"`` is the book's code, scale :math:`(u-l)/(K\varepsilon)` even
       when only :math:`c < K` chunks form; one chunk's answer still moves the mean by :math:`(u-l)/c`, so the
       guarantee is only :math:`(K/c)\,\varepsilon`.
     * ``order="sorted"`` sorts the records by value before slicing, as data stored in value order are. One

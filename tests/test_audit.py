@@ -137,7 +137,7 @@ def _assert_same_distribution(batched, one_shot, data, n=3_000):
 @pytest.mark.parametrize("data", [PTR_PAIRS[2].x, PTR_PAIRS[2].x_prime, (0.0,) * 98 + (50.0, 100.0)])
 def test_the_batched_ptr_draws_like_the_one_shot_releases(data):
     _assert_same_distribution(ptr_batch("corrected", 1.0, 1.0, 0.01),
-                              lambda d, rng: ptr_mean(d, 0.0, 100.0, 1.0, 1.0, 1.0, 0.01, rng), data)
+                              lambda d, rng: ptr_mean(d, 0.0, 100.0, 1.0, 1.0, 1.0, 0.01, rng, noise="textbook"), data)
     _assert_same_distribution(ptr_batch("book", 1.0, 1.0, 0.01),
                               lambda d, rng: ptr_mean_book(d, 100.0, 1.0, 1.0, 0.01, rng), data)
 
@@ -154,7 +154,8 @@ def test_the_batched_smooth_median_draws_like_the_one_shot_release(data):
                                          ((5.0, 80.0, 20.0, 60.0, 61.0, 2.0, 99.0), 3)])
 def test_the_batched_sample_and_aggregate_draws_like_the_one_shot_release(data, n_chunks):
     _assert_same_distribution(saa_batch(np.max, n_chunks, 0.0, 100.0, 1.0),
-                              lambda d, rng: sample_and_aggregate(d, np.max, n_chunks, 0.0, 100.0, 1.0, rng), data)
+                              lambda d, rng: sample_and_aggregate(d, np.max, n_chunks, 0.0, 100.0, 1.0, rng,
+                                                                  noise="textbook"), data)
 
 
 def test_the_books_saa_noise_is_scaled_to_k_and_sorting_reorders():
