@@ -34,6 +34,7 @@ SLIDES = ROOT / "slides"
 VENDOR_SPEC = SLIDES / "vendor.json"
 TEMPLATES = SLIDES / "templates"
 TEMPLATE = "dpteach-reveal"
+SLIDE_SIZE = (1280, 720)  # reveal.js's layout size in CSS px, before it scales the deck to the window
 
 # What a deck may not contain: anything the browser would fetch from another host when the page loads.
 OUTSIDE_LOAD = re.compile(
@@ -100,7 +101,11 @@ def exporter() -> SlidesExporter:
     c.SlidesExporter.reveal_theme = "white"
     c.SlidesExporter.reveal_transition = "none"
     c.SlidesExporter.reveal_number = "c/t"
-    c.SlidesExporter.reveal_scroll = True  # slides taller than the screen scroll instead of being cut off
+    # 16:9 like the screens and projectors of today, so wide code and tables get the room; the deck scales to
+    # the window. The stock scroll fix is off: the template makes tall slides scroll at every size and load.
+    c.SlidesExporter.reveal_width = str(SLIDE_SIZE[0])
+    c.SlidesExporter.reveal_height = str(SLIDE_SIZE[1])
+    c.SlidesExporter.reveal_scroll = False
     c.SlidesExporter.require_js_url = "vendor/requirejs/require.js"
     c.SlidesExporter.jquery_url = "vendor/jquery/dist/jquery.min.js"
     c.SlidesExporter.mathjax_url = "vendor/mathjax/MathJax.js?config=TeX-AMS_CHTML-full,Safe"

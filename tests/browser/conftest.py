@@ -66,8 +66,10 @@ def browser() -> Iterator[object]:
     if not CHROMIUM.exists():
         _missing(f"{CHROMIUM} is missing (apt-get install chromium)")
     with sync_playwright() as pw:
+        # Playwright hides scrollbars in headless mode; a person's browser shows them, and the slide tests
+        # judge whether a scrollbar is there to reach content beyond the screen.
         chromium = pw.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS,
-                                      timeout=60_000)
+                                      ignore_default_args=["--hide-scrollbars"], timeout=60_000)
         try:
             yield chromium
         finally:
@@ -150,10 +152,13 @@ def lab(browser: object) -> Iterator[Lab]:
         settings.mkdir(parents=True)
         (settings / "notification.jupyterlab-settings").write_text(
             json.dumps({"fetchNews": "false", "checkForUpdates": False}))
-        # jupyterlab-deck lays out every cell of the notebook, so JupyterLab must not virtualise them.
-        tracker = home / "settings" / "@jupyterlab" / "notebook-extension"
-        tracker.mkdir(parents=True)
-        (tracker / "tracker.jupyterlab-settings").write_text(json.dumps({"windowingMode": "none"}))
+        # What `make lab` installs: the Chinese web font in custom.css and RISE's classroom defaults.
+        sys.path.insert(0, str(ROOT / "scripts"))
+        try:
+            import lab_setup
+        finally:
+            sys.path.pop(0)
+        lab_setup.install(home / "config", home / "settings")
         port, token = _free_port(), secrets.token_hex(16)
         log = Path(tmp) / "lab.log"
         with log.open("wb") as out:
@@ -162,6 +167,7 @@ def lab(browser: object) -> Iterator[Lab]:
                  "--ServerApp.port_retries=0", f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root}",
                  "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
                  "--LabApp.extension_manager=readonly", "--LabApp.expose_app_in_browser=True",
+                 "--LabApp.custom_css=True",
                  *(["--allow-root"] if os.geteuid() == 0 else [])],
                 cwd=root, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
             )

@@ -1,7 +1,10 @@
-"""The static decks open from file:// with the network blocked, show slides, and ask no other host for anything."""
+"""The static decks open from file:// with the network blocked, show slides, ask no other host for anything,
+and every slide fits the screen: nothing lies where no scrolling can bring it, at 1280x720 and 1920x1080."""
 
 from __future__ import annotations
 
+import shutil
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -9,11 +12,15 @@ import pytest
 
 LOCAL_SCHEMES = ("file:", "data:", "blob:", "about:")
 TIMEOUT = 30_000  # ms, for every wait below
+SIZES = [(1280, 720), (1920, 1080)]
+TOLERANCE = 2  # screen px of a glyph or image that may be cut (antialiasing, MathJax's glyph boxes)
+FIT_JS = (Path(__file__).parent / "slide_fit.js").read_text()
 
 
-def _open_offline(browser: Any, deck: Path, fragment: str = "") -> tuple[Any, Any, list[str]]:
+def _open_offline(browser: Any, deck: Path, fragment: str = "",
+                  size: tuple[int, int] = (1280, 800)) -> tuple[Any, Any, list[str]]:
     """A page on ``deck`` in a fresh context where every non-file request is recorded and aborted."""
-    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    context = browser.new_context(viewport={"width": size[0], "height": size[1]})
     requests: list[str] = []
 
     def block(route: Any) -> None:
@@ -89,3 +96,87 @@ def test_explorer_widget_renders_from_saved_state(browser: Any, decks: list[Path
         assert _outside(requests) == [], f"asked other hosts: {_outside(requests)}"
     finally:
         context.close()
+
+
+@dataclass(frozen=True)
+class Cut:
+    deck: str
+    where: str  # reveal.js's own address of the slide, h/v
+    down: int  # screen px that no scrolling brings on screen, vertically
+    across: int  # the same, sideways
+    examples: tuple[str, ...]
+
+    def __str__(self) -> str:
+        amounts = ", ".join(f"{px} px {name}" for name, px in (("down", self.down), ("sideways", self.across)) if px)
+        return f"{self.deck} #/{self.where}: {amounts} — " + "; ".join(self.examples)
+
+
+# Each slide address (h, v) in document order: a horizontal slide with sub-slides is a stack of sections.
+ADDRESSES_JS = """() => [...document.querySelectorAll('.reveal .slides > section')].flatMap((top, h) => {
+    const subs = [...top.children].filter(e => e.tagName === 'SECTION');
+    return subs.length ? subs.map((_, v) => [h, v]) : [[h, 0]];
+})"""
+
+# Go to a slide through the URL, show all its fragments, and let MathJax and the deck's layout settle.
+GOTO_JS = """async ([h, v]) => {
+    window.location.hash = `#/${h}/${v}`;
+    const frame = () => new Promise(r => requestAnimationFrame(() => r()));
+    for (let i = 0; i < 50; i++) {
+        const present = [...document.querySelectorAll('.reveal .slides section.present')].pop();
+        const top = [...document.querySelectorAll('.reveal .slides > section')][h];
+        if (present && (present === top || present.parentElement === top)) break;
+        await frame();
+    }
+    for (const f of document.querySelectorAll('.reveal .slides section.present .fragment')) {
+        f.classList.add('visible');
+    }
+    window.dispatchEvent(new Event('resize'));
+    if (window.MathJax && MathJax.Hub) await new Promise(r => MathJax.Hub.Queue(r));
+    await frame(); await frame();
+}"""
+
+
+def _cut_slides(browser: Any, deck: Path, size: tuple[int, int], shots: Path) -> tuple[list[Cut], int]:
+    """Visit every slide of ``deck`` with all fragments shown and list those with content out of reach."""
+    context, page, _ = _open_offline(browser, deck, size=size)
+    name = deck.name.removesuffix(".slides.html")
+    cuts: list[Cut] = []
+    try:
+        page.wait_for_function("() => window.MathJax && window.MathJax.isReady === true")
+        addresses = page.evaluate(ADDRESSES_JS)
+        for h, v in addresses:
+            page.evaluate(GOTO_JS, [h, v])
+            found = page.evaluate(FIT_JS, TOLERANCE)
+            assert "error" not in found, f"{name} #/{h}/{v}: {found}"
+            shot = shots / f"{name}_{h:02d}-{v}.png"
+            if found["y"]["worst"] or found["x"]["worst"]:
+                cuts.append(Cut(name, f"{h}/{v}", found["y"]["worst"], found["x"]["worst"],
+                                tuple(found["y"]["examples"] + found["x"]["examples"])))
+                page.screenshot(path=str(shot))
+            elif h % 7 == 0 and v == 0:  # a sample of slides that fit, for a person to look at
+                page.screenshot(path=str(shots / f"ok_{shot.name}"))
+        return cuts, len(addresses)
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+def test_every_slide_fits_the_screen(browser: Any, decks: list[Path], screenshots: Path,
+                                     size: tuple[int, int]) -> None:
+    """Content beyond the screen must be reachable by a visible scrollbar; nothing may be cut at all sideways
+    unless a visible scrollbar reaches it. Screenshots of every cut slide (and a sample of good ones) are kept
+    in _build/screenshots/static/<size>/, the list in report.txt there."""
+    shots = screenshots / "static" / f"{size[0]}x{size[1]}"
+    shutil.rmtree(shots, ignore_errors=True)
+    shots.mkdir(parents=True)
+    lines, cuts, total = [], [], 0
+    for deck in decks:
+        found, slides = _cut_slides(browser, deck, size, shots)
+        total += slides
+        cuts += found
+        lines.append(f"{deck.name}: {len(found)} of {slides} slides cut")
+        lines += [f"  {cut}" for cut in found]
+    report = f"{size[0]}x{size[1]}: {len(cuts)} of {total} slides cut\n" + "\n".join(lines)
+    (shots / "report.txt").write_text(report + "\n", encoding="utf-8")
+    print(report)
+    assert not cuts, report
