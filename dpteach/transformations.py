@@ -20,8 +20,9 @@ Three neighbour relations appear in notebook 04:
   along do not change the protected change; only the truncation sets the factor.
 
 Every transformation returns a :class:`Transformed`: the output table and its stability.
-:func:`empirical_stability` enumerates every protected change of a small input and measures the
-largest change of a count or clamped sum, to show that a bound holds and when it is tight.
+:func:`empirical_stability` tries every removal and every duplicate addition on a small input and
+measures the largest change of a count or clamped sum: evidence that a bound holds on that input
+and whether it is tight there, not a proof for all inputs.
 """
 
 from __future__ import annotations
@@ -188,7 +189,8 @@ def private_join(
       is the relation Tumult Analytics declares with ``AddRowsWithID`` on both tables in one
       identifier space, the join key being the ID column; but Tumult does not use ``a * b`` there:
       under ``AddRowsWithID`` a join leaves the protected change as it is and a per-ID cap
-      (``MaxRowsPerID``) must follow before aggregating. Proof of the factor: the other keys keep
+      (``MaxRowsPerID``) must follow before aggregating; ``MaxRowsPerID(a * b)`` after the join gives
+      the same factor, capping joined rows per user. Proof of the factor: the other keys keep
       their rows, and the protected key brings or takes ``x_k * y_k <= a * b`` joined rows, so the
       stability is ``a * b``. The topic guide prints this product, but in its ``AddMaxRows``
       (row-level) section, where it is not a bound (next point).
@@ -196,8 +198,11 @@ def private_join(
       ``AddOneRow`` on both. Removing a kept row can let a dropped row of the same key in, so one
       change can swap two rows after truncation; each left row meets at most ``b`` right rows and
       each right row at most ``a`` left rows, so at most ``2 b + 2 a`` joined rows change: the
-      stability Tumult Analytics uses, valid for any aggregation of the joined rows. A plain count
-      is not moved by a swap and has the smaller sensitivity ``a + b``
+      stability Tumult Analytics uses, valid for any aggregation of the joined rows. (Tumult's
+      ``TruncationStrategy`` docstring gives ``T_left S_right M_left + T_right S_left M_right`` with
+      thresholds ``T``, strategy stabilities ``S = 2`` for ``DropExcess`` and ``M = 1`` rows per
+      table under ``AddOneRow``; the two terms are added because both tables may change at once.)
+      A plain count is not moved by a swap and has the smaller sensitivity ``a + b``
       (:func:`private_join_count_sensitivity`).
     """
     left = _check_table(left, "left")
@@ -226,9 +231,11 @@ def private_join_count_sensitivity(
     one non-zero term, bounded by ``b`` and by ``a``: ``|C' - C| <= a + b``. The bound is reached
     when the two changes hit two keys, e.g. ``user_id`` values ``{1, 2, 2}`` in users and
     ``{1, 1, 2}`` in purchases with ``a = b = 2``: removing user 1's row from users takes 2 joined
-    rows, removing user 2's purchase takes 2 more, so the count moves by 4 = a + b.
-    It exceeds ``a * b`` when ``a`` or ``b`` is 1, so the topic guide's product is no count bound
-    under row protection.
+    rows, removing user 2's purchase takes 2 more, so the count moves by 4 = a + b. If both changes
+    hit the same key, ``x' y' - x y`` with ``|x' - x|, |y' - y| <= 1`` is at most ``a + b - 1``
+    (two additions give ``x + y + 1`` with ``x + 1 <= a``, ``y + 1 <= b``). ``a + b`` exceeds
+    ``a * b`` when ``a`` or ``b`` is 1, so the topic guide's product is no count bound under row
+    protection; if only one table could change, ``max(a, b) <= a * b`` would bound the count.
     """
     a = _check_bound(left_max_records, "left_max_records")
     b = _check_bound(right_max_records, "right_max_records")
@@ -439,7 +446,7 @@ def empirical_stability(
     change: Literal["row", "id"] = "row",
     id_column: str | None = None,
 ) -> StabilityCheck:
-    """Apply every protected change to ``tables`` and report the largest change of the result.
+    """Try every removal and every duplicate addition on ``tables``; report the largest change.
 
     ``tables`` is one DataFrame or a dict of them (for a private join). ``steps`` run in order: the
     first receives ``tables``, each later one the previous output table; their stabilities
@@ -451,7 +458,9 @@ def empirical_stability(
     * ``change="id"``: remove all rows of one ``id_column`` value from every table, or add a new
       ID whose rows copy an existing ID's rows -- add/remove all rows of one ID.
 
-    Added rows copy existing ones, so the bound is tight only if a worst-case row is present.
+    Added rows copy existing ones (no brand-new row is tried), so the search is evidence on this
+    input, not a proof: the bound is tight only if a worst-case row is present, and a wrong bound
+    can pass on an input that lacks its counterexample.
     """
     if not isinstance(tables, pd.DataFrame | Mapping):
         raise TypeError(f"tables must be a DataFrame or a dict of them, got {type(tables).__name__}")
