@@ -124,6 +124,13 @@ LARGE_QUERIES = ("sum", "var")
 HEADROOM = 0.08
 GRID_COLUMNS = ("k", "query", "column", "sensitivity")
 NEIGHBOUR_TABLE_COLUMNS = ("release", "local sensitivity", "argmax", "attains global")
+# What k counts under each relation of dpteach.sensitivity_grid: the blog's unbounded k is *not* a Hamming
+# (symmetric-difference) distance, since it never mixes additions with removals (notebook 01).
+K_LABELS = {
+    "unbounded": "k: exactly k added, or exactly k removed",
+    "bounded": "k: up to k records replaced",
+    "symmetric": "k: up to k added or removed, any mix",
+}
 
 
 def _check_frame(table: object, name: str, columns: tuple[str, ...]) -> pd.DataFrame:
@@ -149,7 +156,15 @@ def _query_groups(grid: pd.DataFrame) -> list[tuple[str, pd.DataFrame]]:
     return [(label, part) for label, part in parts if not part.empty]
 
 
-def _draw_queries(ax: Axes, grid: pd.DataFrame, *, top: float) -> None:
+def _k_label(grid: pd.DataFrame, xlabel: str | None) -> str:
+    """``xlabel`` if given, else what k means for the grid's one relation (:data:`K_LABELS`), else "k"."""
+    if xlabel is not None:
+        return _check_text(xlabel, "xlabel")
+    relations = set(grid["relation"]) if "relation" in grid.columns else set()
+    return K_LABELS.get(relations.pop(), "k") if len(relations) == 1 else "k"
+
+
+def _draw_queries(ax: Axes, grid: pd.DataFrame, *, top: float, xlabel: str) -> None:
     """One line per query on a linear axis from 0 to ``top``; each query is nudged sideways by :data:`DODGE`.
 
     The axis starts a little below 0 and ends a little above ``top``, so a sensitivity of 0 (bounded ``count``)
@@ -166,7 +181,7 @@ def _draw_queries(ax: Axes, grid: pd.DataFrame, *, top: float) -> None:
     span = top if top > 0 else 1.0
     ax.set_ylim(-HEADROOM * span, top + HEADROOM * span)
     ax.axhline(0.0, color="#555555", linewidth=0.8, zorder=1)
-    ax.set_xlabel("Hamming distance k")
+    ax.set_xlabel(xlabel)
 
 
 def _legend(fig: Figure, order: Sequence[str]) -> None:
@@ -179,22 +194,24 @@ def _legend(fig: Figure, order: Sequence[str]) -> None:
     fig.legend([handles[q] for q in labels], labels, loc="center left", bbox_to_anchor=(1.0, 0.5), title="query")
 
 
-def plot_sensitivity_grid(grid: pd.DataFrame, title: str) -> Figure:
+def plot_sensitivity_grid(grid: pd.DataFrame, title: str, *, xlabel: str | None = None) -> Figure:
     """One row of panels, x = k, y = sensitivity on a plain linear scale, one line per query.
 
     Each column of data gets two panels: the other queries, then :data:`LARGE_QUERIES` (whose values dwarf the
     rest), each with its own linear axis from 0. Each query is nudged sideways by :data:`DODGE` so equal values
     do not hide each other.
 
-    ``grid`` is a :func:`dpteach.sensitivity_grid` table for one relation and scope (notebooks 01, 02).
+    ``grid`` is a :func:`dpteach.sensitivity_grid` table for one relation and scope (notebooks 01, 02). The x
+    axis says what k counts under that relation (:data:`K_LABELS`) unless ``xlabel`` is given.
     """
     _check_frame(grid, "grid", GRID_COLUMNS)
     _check_text(title, "title")
+    k_label = _k_label(grid, xlabel)
     panels = [(column, label, part) for column in dict.fromkeys(grid["column"])
               for label, part in _query_groups(grid[grid["column"] == column])]
     fig, axes = plt.subplots(1, len(panels), figsize=(3.3 * len(panels) + 1.2, 4.2), squeeze=False)
     for ax, (column, label, part) in zip(axes[0], panels, strict=True):
-        _draw_queries(ax, part, top=float(part["sensitivity"].max()))
+        _draw_queries(ax, part, top=float(part["sensitivity"].max()), xlabel=k_label)
         ax.set_title(f"{column}: {label}", fontsize=11)
     axes[0][0].set_ylabel("sensitivity")
     _legend(fig, list(dict.fromkeys(grid["query"])))
@@ -203,15 +220,18 @@ def plot_sensitivity_grid(grid: pd.DataFrame, title: str) -> Figure:
     return fig
 
 
-def plot_local_vs_global(local: pd.DataFrame, global_: pd.DataFrame, title: str) -> Figure:
+def plot_local_vs_global(local: pd.DataFrame, global_: pd.DataFrame, title: str, *,
+                         xlabel: str | None = None) -> Figure:
     """Local next to global sensitivity (notebook 02): one row per column of data, linear axes from 0.
 
     Each row holds local and global for the other queries, then local and global for :data:`LARGE_QUERIES`;
-    each local/global pair shares its y axis.
+    each local/global pair shares its y axis. The x axis says what k counts (:data:`K_LABELS`) when both tables
+    hold the same one relation, unless ``xlabel`` is given.
     """
     _check_frame(local, "local", GRID_COLUMNS)
     _check_frame(global_, "global_", GRID_COLUMNS)
     _check_text(title, "title")
+    k_label = _k_label(pd.concat([local, global_]), xlabel)
     columns = list(dict.fromkeys(local["column"]))
     labels = [label for label, _ in _query_groups(pd.concat([local, global_]))]
     fig, axes = plt.subplots(len(columns), 2 * len(labels), figsize=(6.8 * len(labels) + 1.2, 3.8 * len(columns)),
@@ -226,7 +246,7 @@ def plot_local_vs_global(local: pd.DataFrame, global_: pd.DataFrame, title: str)
                 ax.axis("off")
                 continue
             top = max(float(p[label]["sensitivity"].max()) for p in parts.values() if label in p)
-            _draw_queries(ax, part, top=top)
+            _draw_queries(ax, part, top=top, xlabel=k_label)
             ax.set_title(f"{scope} — {column}: {label}", fontsize=10)
         axes[row][0].set_ylabel("sensitivity")
     _legend(fig, list(dict.fromkeys(local["query"])))

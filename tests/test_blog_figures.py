@@ -11,13 +11,18 @@ import itertools
 from collections import Counter
 from pathlib import Path
 
-import numpy as np
-import pandas as pd
-import pytest
+import matplotlib
 
-from dpteach import global_sensitivity, local_sensitivity
-from dpteach.datasets import BLOG_FIGURES, blog_figure, large_universe, small_universe
-from dpteach.sensitivity import neighbours_of
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+import pytest  # noqa: E402
+
+from dpteach import global_sensitivity, local_sensitivity, plotting  # noqa: E402
+from dpteach.datasets import BLOG_FIGURES, blog_figure, large_universe, small_universe  # noqa: E402
+from dpteach.sensitivity import neighbours_of  # noqa: E402
 
 PINNED = pd.read_csv(Path(__file__).parent / "data" / "blog_grids.csv")
 KEY = ["relation", "scope", "k", "query", "column"]
@@ -39,6 +44,21 @@ def test_anchor_values_a_reader_can_check_by_hand() -> None:
     # Bounded, values in [1, 3]: replacing k records moves the sum by at most 2k.
     assert [scenario_b[("bounded", "global", k, "sum", "driving_proficiency")] for k in (1, 2, 3)] == [2, 4, 6]
     assert (scenario_b.xs("count", level="query") == 0).all()
+
+
+@pytest.mark.parametrize("figure", BLOG_FIGURES, ids=lambda f: f.name)
+def test_figure_x_axis_says_what_the_blogs_k_counts(figure) -> None:
+    # The blog's unbounded k is exactly k added or exactly k removed, never a mix: not a Hamming distance.
+    expected = {"unbounded": "exactly k added, or exactly k removed", "bounded": "up to k records replaced"}
+    grid = figure.grid()
+    labels = {ax.get_xlabel() for ax in plotting.plot_sensitivity_grid(grid, figure.title).axes}
+    assert labels == {f"k: {expected[figure.relation]}"}
+    assert "Hamming" not in str(labels)
+    both = plotting.plot_local_vs_global(grid, grid, figure.title, xlabel="k records")
+    assert {ax.get_xlabel() for ax in both.axes if ax.axison} == {"k records"}
+    with pytest.raises(TypeError, match="xlabel must be a str"):
+        plotting.plot_sensitivity_grid(grid, figure.title, xlabel=4)
+    plt.close("all")
 
 
 def test_figure_names_are_the_blogs() -> None:
