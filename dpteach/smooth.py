@@ -153,8 +153,12 @@ def smooth_median_release(
     Guarantee: over the reals, :math:`(\varepsilon, \delta)`-DP under replace-one neighbours (datasets of
     the same public size :math:`n`), by NRS 2007, Section 2, with Laplace noise (:math:`\alpha =
     \varepsilon/2`). The noise is drawn by :func:`dpteach.mechanisms.laplace_mech`, numpy's floating-point
-    sampler, which carries no guarantee in floating point (Mironov 2012). For pure :math:`\varepsilon`-DP see
-    :func:`smooth_median_release_pure`. Notebook 03.
+    sampler, which carries no guarantee in floating point (Mironov 2012). The snapping mechanism that
+    :mod:`dpteach.ptr` and :mod:`dpteach.saa` release with does not transfer: it rounds to a power-of-two grid
+    at least as coarse as the noise scale, so with a scale :math:`2S/\varepsilon` that depends on the data,
+    neighbours whose :math:`S` straddle a power of two would release on different grids, and the grid alone
+    would tell them apart. A sound sampler for data-dependent scales is not implemented here. For pure
+    :math:`\varepsilon`-DP see :func:`smooth_median_release_pure`. Notebook 03.
     """
     beta = laplace_beta(epsilon, delta)
     xs = _padded_sorted(data, lower, upper)
