@@ -15,6 +15,8 @@ $(STAMP): pyproject.toml $(LOCK)
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -r $(LOCK)
+	@# jupyterlab-slideshow replaced jupyterlab-deck (same commands): an older environment must not keep both.
+	$(BIN)/python -m pip uninstall --quiet -y jupyterlab-deck 2>/dev/null || true
 	$(BIN)/python -m pip install --quiet --no-deps -e .
 	@touch $(STAMP)
 
@@ -49,9 +51,14 @@ nbval: $(STAMP)
 
 test: lint unit nbval
 
-# As root (Docker, Codespaces) JupyterLab refuses to start without --allow-root.
+# As root (Docker, Codespaces) JupyterLab refuses to start without --allow-root. JupyterLab runs with the
+# course's own config folder: scripts/lab_setup.py writes there the Chinese web font (custom.css), the type sizes
+# and clicker keys of presentation mode, and resets presentation mode so JupyterLab never starts in it.
+LAB_CONFIG := _build/jupyter
 lab: $(STAMP)
-	$(BIN)/jupyter lab notebooks $$(test "$$(id -u)" = 0 && echo --allow-root)
+	$(BIN)/python scripts/lab_setup.py $(LAB_CONFIG)
+	JUPYTER_CONFIG_DIR=$(CURDIR)/$(LAB_CONFIG) $(BIN)/jupyter lab notebooks --LabApp.custom_css=True \
+	  $$(test "$$(id -u)" = 0 && echo --allow-root)
 
 # Every performance comparison in one process (about 12 minutes, mostly the naive baseline):
 # writes benchmarks/results.md, benchmarks/timings.csv and images/benchmark_scaling.png.

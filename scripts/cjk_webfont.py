@@ -1,0 +1,109 @@
+"""The Chinese web font: a WOFF subset of Noto Sans CJK SC for the zh deck and for JupyterLab.
+
+Browsers on a machine without a Chinese system font draw empty boxes ("tofu") for Chinese text. The zh static
+deck and JupyterLab therefore carry their own font: ``dpteach/fonts/NotoSansCJKsc-Regular-web.woff`` holds every
+CJK character of the Chinese notebook (sources and outputs) plus those of the matplotlib subset beside it.
+
+    python scripts/cjk_webfont.py FULL.ttc     # regenerate the WOFF (see dpteach/fonts/README.md)
+
+``font_face_css()`` is the ``@font-face`` rule all of them use: scripts/build_slides.py puts it into the zh deck,
+scripts/lab_setup.py into JupyterLab's custom.css (``lab_css()``).
+The rule's ``unicode-range`` limits the font to CJK code points, so Latin text keeps its usual font.
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+FONTS = ROOT / "dpteach" / "fonts"
+WEB_FONT = FONTS / "NotoSansCJKsc-Regular-web.woff"
+PLOT_FONT = FONTS / "NotoSansCJKsc-Regular-subset.otf"
+ZH_NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.zh.ipynb"))
+FAMILY = "dpteach Noto Sans CJK SC"
+# CJK radicals to ideographs, compatibility ideographs, vertical and compatibility forms, full-width forms.
+CJK_RANGES = ((0x2E80, 0x9FFF), (0xF900, 0xFAFF), (0xFE30, 0xFE4F), (0xFF00, 0xFFEF))
+UNICODE_RANGE = ", ".join(f"U+{lo:04X}-{hi:04X}" for lo, hi in CJK_RANGES)
+# Face 2 of NotoSansCJK-Regular.ttc (Debian's fonts-noto-cjk) is the Simplified Chinese one.
+SC_FACE = 2
+
+
+def is_cjk(char: str) -> bool:
+    return any(lo <= ord(char) <= hi for lo, hi in CJK_RANGES)
+
+
+def _notebook_texts(path: Path) -> Iterator[str]:
+    """Every string a reader sees: cell sources and the text, HTML and Markdown of stored outputs."""
+    for cell in json.loads(path.read_text(encoding="utf-8"))["cells"]:
+        yield "".join(cell["source"])
+        for output in cell.get("outputs", []):
+            yield "".join(output.get("text", ""))
+            for mime, value in output.get("data", {}).items():
+                if mime.startswith("text/"):
+                    yield "".join(value) if isinstance(value, list) else str(value)
+
+
+def needed_characters(notebooks: list[Path] = ZH_NOTEBOOKS) -> set[str]:
+    """The CJK characters of the Chinese notebooks."""
+    return {ch for nb in notebooks for text in _notebook_texts(nb) for ch in text if is_cjk(ch)}
+
+
+def covered_characters(font: Path = WEB_FONT) -> set[str]:
+    from fontTools.ttLib import TTFont
+
+    with TTFont(font) as face:
+        return {chr(code) for code in face.getBestCmap()}
+
+
+def subset(full_font: Path, out: Path = WEB_FONT) -> set[str]:
+    """Cut the WOFF from the full collection: the notebooks' CJK characters and the plotting subset's."""
+    from fontTools import subset as ft_subset
+
+    wanted = needed_characters() | {ch for ch in covered_characters(PLOT_FONT) if is_cjk(ch)}
+    options = ft_subset.Options()
+    options.font_number = SC_FACE
+    options.flavor = "woff"
+    options.layout_features = ["*"]
+    options.name_IDs = ["*"]  # keep the copyright and licence records
+    font = ft_subset.load_font(str(full_font), options)
+    subsetter = ft_subset.Subsetter(options)
+    subsetter.populate(text="".join(sorted(wanted)))
+    subsetter.subset(font)
+    ft_subset.save_font(font, str(out), options)
+    return wanted
+
+
+def font_face_css(font: Path = WEB_FONT) -> str:
+    """An ``@font-face`` rule carrying the WOFF inline (no file to serve, nothing fetched from elsewhere)."""
+    data = base64.b64encode(font.read_bytes()).decode("ascii")
+    return (f'@font-face {{ font-family: "{FAMILY}"; font-style: normal; font-weight: 400; font-display: block;'
+            f' src: url(data:font/woff;base64,{data}) format("woff"); unicode-range: {UNICODE_RANGE}; }}\n')
+
+
+def lab_css() -> str:
+    """JupyterLab's custom.css: the font, appended to the UI, content and code font stacks as a fallback."""
+    stacks = {
+        "--jp-ui-font-family": "system-ui, -apple-system, blinkmacsystemfont, 'Segoe UI', helvetica, arial,"
+                               " sans-serif",
+        "--jp-content-font-family": "system-ui, -apple-system, blinkmacsystemfont, 'Segoe UI', helvetica, arial,"
+                                    " sans-serif",
+        "--jp-code-font-family": "menlo, consolas, 'DejaVu Sans Mono', monospace",
+    }
+    rules = "".join(f'  {var}: {stack}, "{FAMILY}";\n' for var, stack in stacks.items())
+    return ("/* Written by scripts/cjk_webfont.py: Chinese text without a Chinese system font. */\n"
+            + font_face_css() + ":root, body, .jp-ThemedContainer {\n" + rules + "}\n")
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("full_font", type=Path, help="NotoSansCJK-Regular.ttc from Debian's fonts-noto-cjk")
+    args = parser.parse_args(argv)
+    print(f"{len(subset(args.full_font))} characters -> {WEB_FONT} ({WEB_FONT.stat().st_size:,} bytes)")
+
+
+if __name__ == "__main__":
+    main()
