@@ -129,6 +129,16 @@ def outside_loads(page: str) -> list[str]:
     return [page[max(m.start() - 20, 0):m.end() + 60] for m in OUTSIDE_LOAD.finditer(page)]
 
 
+def embed_cjk_font(page: str) -> str:
+    """Give a Chinese deck the bundled web font (scripts/cjk_webfont.py), so it needs no Chinese system font."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("cjk_webfont", Path(__file__).with_name("cjk_webfont.py"))
+    cjk_webfont = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(cjk_webfont)
+    return page.replace("</head>", f"<style>\n{cjk_webfont.deck_css()}</style>\n</head>", 1)
+
+
 def build_deck(notebook: Path, out: Path, slides: SlidesExporter, *, run: bool) -> Path:
     nb = nbformat.read(notebook, as_version=4)
     if run:
@@ -142,6 +152,8 @@ def build_deck(notebook: Path, out: Path, slides: SlidesExporter, *, run: bool) 
     bad = outside_loads(body)
     if bad:
         sys.exit(f"{notebook.name}: the deck would load from another host:\n  " + "\n  ".join(bad))
+    if notebook.stem.endswith(".zh"):
+        body = embed_cjk_font(body)
     deck = out / f"{notebook.stem}.slides.html"
     deck.write_text(body, encoding="utf-8")
     return deck

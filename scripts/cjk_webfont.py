@@ -6,7 +6,8 @@ CJK character of the Chinese notebook (sources and outputs) plus those of the ma
 
     python scripts/cjk_webfont.py FULL.ttc     # regenerate the WOFF (see dpteach/fonts/README.md)
 
-``font_face_css()`` is the ``@font-face`` rule all of them use: scripts/build_slides.py puts it into the zh deck,
+``font_face_css()`` is the ``@font-face`` rule all of them use: scripts/build_slides.py puts it into the zh deck
+(``deck_css()``),
 scripts/lab_setup.py into JupyterLab's custom.css (``lab_css()``).
 The rule's ``unicode-range`` limits the font to CJK code points, so Latin text keeps its usual font.
 """
@@ -96,6 +97,13 @@ def lab_css() -> str:
     rules = "".join(f'  {var}: {stack}, "{FAMILY}";\n' for var, stack in stacks.items())
     return ("/* Written by scripts/cjk_webfont.py: Chinese text without a Chinese system font. */\n"
             + font_face_css() + ":root, body, .jp-ThemedContainer {\n" + rules + "}\n")
+
+
+def deck_css() -> str:
+    """For a reveal.js deck from nbconvert: JupyterLab's font variables and reveal.js's, with the font appended."""
+    reveal = f'"Source Sans Pro", Helvetica, sans-serif, "{FAMILY}"'
+    return (lab_css() + f":root {{\n  --r-main-font: {reveal};\n  --r-heading-font: {reveal};\n"
+            f'  --r-code-font: monospace, "{FAMILY}";\n}}\n')
 
 
 def main(argv: list[str] | None = None) -> None:
