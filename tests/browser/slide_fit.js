@@ -13,13 +13,18 @@
   const vh = window.innerHeight;
   const SKIP = 'script, style, aside.notes, .MJX_Assistive_MathML, .MathJax_Preview, .MathJax_SVG_Hidden';
 
+  const styleCache = new Map();
+  const style = (e) => {
+    if (!styleCache.has(e)) styleCache.set(e, getComputedStyle(e));
+    return styleCache.get(e);
+  };
   const visible = (el) => {
     for (let e = el; e && e !== document.body; e = e.parentElement) {
       // the folded part of a closed <details> (a solution) is not on the slide until opened
       if (e.tagName === 'DETAILS' && !e.open && e.querySelector(':scope > summary') !== el.closest('summary')) {
         return false;
       }
-      const s = getComputedStyle(e);
+      const s = style(e);
       if (s.display === 'none' || s.visibility === 'hidden' || parseFloat(s.opacity) === 0) return false;
     }
     return true;
@@ -61,11 +66,6 @@
         bar: (e) => e.offsetWidth - e.clientWidth, size: vh},
     x: {lo: 'left', hi: 'right', ov: 'overflowX', pos: 'scrollLeft', full: 'scrollWidth', view: 'clientWidth',
         bar: (e) => e.offsetHeight - e.clientHeight, size: vw},
-  };
-  const styleCache = new Map();
-  const style = (e) => {
-    if (!styleCache.has(e)) styleCache.set(e, getComputedStyle(e));
-    return styleCache.get(e);
   };
   const scrollable = (e, a) => {
     const s = style(e);
@@ -133,6 +133,9 @@
     result[name] = {worst: Math.round(worst), examples};
   }
   result.atoms = atoms.length;
+  // Not a failure, but a slide to split when there is time: how far (slide px) it scrolls, and its cells.
+  result.scrolls = Math.max(0, slide.scrollHeight - slide.clientHeight);
+  result.cells = [...slide.querySelectorAll('[id^="cell-id="]')].map((e) => e.id.slice('cell-id='.length));
   result.scrollers = [...slide.querySelectorAll('*')].concat([slide]).filter(
     (e) => scrollable(e, AXES.y) || scrollable(e, AXES.x)).length;
   return result;

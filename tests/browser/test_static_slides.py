@@ -77,7 +77,8 @@ def test_explorer_widget_renders_from_saved_state(browser: Any, decks: list[Path
         pytest.skip("no deck for notebook 02")
     context, page, requests = _open_offline(browser, deck)
     try:
-        # Find the slide holding the explorer and go there through reveal.js's own URL scheme (#/h/v).
+        # Find the slide holding the explorer, go there through reveal.js's own URL scheme (#/h/v) and show its
+        # fragments (the explorer may be one).
         where = page.evaluate("""() => {
             const view = document.querySelector('script[type="application/vnd.jupyter.widget-view+json"]');
             let section = view.closest('section');
@@ -85,9 +86,9 @@ def test_explorer_widget_renders_from_saved_state(browser: Any, decks: list[Path
             const top = parent || section;
             const h = [...top.parentElement.children].filter(e => e.tagName === 'SECTION').indexOf(top);
             const v = parent ? [...parent.children].filter(e => e.tagName === 'SECTION').indexOf(section) : 0;
-            return `#/${h}/${v}`;
+            return [h, v];
         }""")
-        page.evaluate("(hash) => { window.location.hash = hash; }", where)
+        page.evaluate(GOTO_JS, where)
         slider = page.locator("section.present .jupyter-widgets .widget-slider").first
         slider.wait_for(state="visible")
         text = page.locator("section.present .jupyter-widgets .widget-html-content").first.inner_text()
@@ -132,15 +133,20 @@ GOTO_JS = """async ([h, v]) => {
     }
     window.dispatchEvent(new Event('resize'));
     if (window.MathJax && MathJax.Hub) await new Promise(r => MathJax.Hub.Queue(r));
+    await document.fonts.ready;  // MathJax's glyphs are invisible until its web fonts have loaded
     await frame(); await frame();
 }"""
 
 
-def _cut_slides(browser: Any, deck: Path, size: tuple[int, int], shots: Path) -> tuple[list[Cut], int]:
-    """Visit every slide of ``deck`` with all fragments shown and list those with content out of reach."""
+def _cut_slides(browser: Any, deck: Path, size: tuple[int, int], shots: Path,
+                scrolling: list[str] | None = None) -> tuple[list[Cut], int]:
+    """Visit every slide of ``deck`` with all fragments shown and list those with content out of reach.
+
+    Slides that fit only by scrolling are added to ``scrolling`` (how far, and their notebook cell ids)."""
     context, page, _ = _open_offline(browser, deck, size=size)
     name = deck.name.removesuffix(".slides.html")
     cuts: list[Cut] = []
+    scrolling = [] if scrolling is None else scrolling
     try:
         page.wait_for_function("() => window.MathJax && window.MathJax.isReady === true")
         addresses = page.evaluate(ADDRESSES_JS)
@@ -149,6 +155,8 @@ def _cut_slides(browser: Any, deck: Path, size: tuple[int, int], shots: Path) ->
             found = page.evaluate(FIT_JS, TOLERANCE)
             assert "error" not in found, f"{name} #/{h}/{v}: {found}"
             shot = shots / f"{name}_{h:02d}-{v}.png"
+            if found["scrolls"]:
+                scrolling.append(f"{name} #/{h}/{v}: scrolls {found['scrolls']} px; cells {' '.join(found['cells'])}")
             if found["y"]["worst"] or found["x"]["worst"]:
                 cuts.append(Cut(name, f"{h}/{v}", found["y"]["worst"], found["x"]["worst"],
                                 tuple(found["y"]["examples"] + found["x"]["examples"])))
@@ -165,18 +173,20 @@ def test_every_slide_fits_the_screen(browser: Any, decks: list[Path], screenshot
                                      size: tuple[int, int]) -> None:
     """Content beyond the screen must be reachable by a visible scrollbar; nothing may be cut at all sideways
     unless a visible scrollbar reaches it. Screenshots of every cut slide (and a sample of good ones) are kept
-    in _build/screenshots/static/<size>/, the list in report.txt there."""
+    in _build/screenshots/static/<size>/, the list in report.txt there, and the slides that need scrolling
+    (candidates for splitting into sub-slides) in scrolling.txt."""
     shots = screenshots / "static" / f"{size[0]}x{size[1]}"
     shutil.rmtree(shots, ignore_errors=True)
     shots.mkdir(parents=True)
-    lines, cuts, total = [], [], 0
+    lines, cuts, total, scrolling = [], [], 0, []
     for deck in decks:
-        found, slides = _cut_slides(browser, deck, size, shots)
+        found, slides = _cut_slides(browser, deck, size, shots, scrolling)
         total += slides
         cuts += found
         lines.append(f"{deck.name}: {len(found)} of {slides} slides cut")
         lines += [f"  {cut}" for cut in found]
     report = f"{size[0]}x{size[1]}: {len(cuts)} of {total} slides cut\n" + "\n".join(lines)
     (shots / "report.txt").write_text(report + "\n", encoding="utf-8")
+    (shots / "scrolling.txt").write_text("\n".join(scrolling) + "\n", encoding="utf-8")
     print(report)
     assert not cuts, report
