@@ -244,8 +244,10 @@ def blog_bounded_local(release: Data, universe: Data, query: Query, *, k: int = 
     .. math:: B_k(x) = \max_{C \subseteq x,\ |C| = n - k}\ \Big(\max_{a} f(C + a) - \min_{a} f(C + a)\Big).
 
     (The largest :math:`|f_i - f_j|` over pairs of a group is its max minus its min. Positions or values:
-    equal values give equal datasets, so enumerating distinct multisets gives the same number. Where the
-    blog's input rule :math:`k \le |U| - n` fails, every group holds one dataset and its spread is 0.)
+    equal values give equal datasets, so enumerating distinct multisets gives the same number, up to rounding
+    for float data: each dataset is evaluated sorted, the blog's in core-then-fill order, so the two can differ
+    in the last bits.) Inputs must meet the blog's rule :math:`1 \le k < n` and :math:`k \le |U| - n`, the
+    rule its ``verify_sensitivity_inputs`` enforces; anything else raises :class:`ValueError`.
 
     **Bounds.** :math:`LS_k(x) \le B_k(x) \le GS_k` (bounded). Any bounded neighbour :math:`y` of :math:`x`
     shares at least :math:`n - k` records with it; a core :math:`C` of :math:`n - k` of them puts :math:`x` and
@@ -257,6 +259,10 @@ def blog_bounded_local(release: Data, universe: Data, query: Query, *, k: int = 
     (1, 3, 10) yet neither is that release).
     """
     resolved, release_data, universe_data, k = _local_inputs(release, universe, query, k, "bounded")
+    room = universe_data.size - release_data.size
+    if k > room:
+        raise ValueError(f"k must satisfy the blog's input rule 1 <= k < size ({release_data.size}) and "
+                         f"k <= |universe| - size ({room}), got k={k}")
     values, capacity = distinct_counts(universe_data)
     own = counts_of(release_data, values)
     fills = submultisets(capacity, k)

@@ -271,6 +271,23 @@ def test_blog_bounded_local_issue_example() -> None:
     assert dpteach.global_sensitivity(universe, 3, "sum", k=2, relation="bounded") == 8
 
 
+@pytest.mark.parametrize(("release", "universe", "k"), [((1, 2, 3), [1, 2, 3, 10], 2), ((1, 2, 3), [1, 2, 3], 1),
+                                                     ((1, 2, 3), [1, 2, 3, 10], 3)])
+def test_blog_bounded_local_refuses_the_blogs_bad_inputs(release, universe, k) -> None:
+    """The blog's verify_sensitivity_inputs refuses these; a finite answer (9.0 was returned) would be no one's."""
+    with pytest.raises(ValueError, match=r"^k must .*1 <= k < size \(3\)"):
+        dpteach.blog_bounded_local(release, universe, "sum", k=k)
+
+
+@pytest.mark.parametrize("query", ["mean", "var", "median", "percentile_90"])
+def test_blog_bounded_local_on_floats_up_to_rounding(query) -> None:
+    """Float data: the same number as the blog's code up to the last bits (evaluation order differs)."""
+    universe, release = [7.545, 11.918, 7.545, 11.918, 7.545], (11.918, 7.545, 7.545, 7.545)
+    blog = blog_transcription(universe, release, 1, query)
+    assert dpteach.blog_bounded_local(release, universe, query) == pytest.approx(blog, rel=1e-12, abs=1e-12)
+    assert blog > 0
+
+
 def test_blog_bounded_local_on_the_median_table() -> None:
     blog = [dpteach.blog_bounded_local(r, TABLE_UNIVERSE, "median") for r in TABLE_RELEASES]
     truth = [dpteach.local_sensitivity(r, TABLE_UNIVERSE, "median", relation="bounded") for r in TABLE_RELEASES]
