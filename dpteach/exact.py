@@ -85,15 +85,37 @@ datasets it compares, and the difference of two such values is again of that for
   fractional parts ordered as in the unbounded case when the floors agree. So by (D2) the best :math:`z` is a
   split of :math:`U` with :math:`s` in a window of :math:`O(k)` ranks, for each of the :math:`O(k^2)` families.
 
-**Floating point.** Enumeration compares the floats :math:`f(x)` and :math:`f(x')` computed by numpy on
-sorted datasets; so do we, on the candidates. Sum and mean are monotone in every position even in floating
+**Floating point.** Enumeration compares the floats :math:`\hat f(x)` and :math:`\hat f(x')` computed by numpy
+on sorted datasets; so do we, on the candidates. Sum and mean are monotone in every position even in floating
 point (numpy adds the sorted row with a fixed tree of correctly rounded additions), so a dominance argument
-carries over bit for bit. The arguments over splits are exact-arithmetic arguments: where other pairs tie
-with the optimum in exact arithmetic (e.g. any release holding the top :math:`k` values for the sum) they may
-round differently. On integer-valued data (the blog's, and the benchmark's) every such tie is exact and the
-result equals enumeration with ``==``; on arbitrary floats the tests allow a relative error of
-:math:`10^{-12}`. Variance, standard deviation and callable queries are not monotone: they are left to
-enumeration.
+carries over bit for bit. The arguments over splits are exact-arithmetic arguments: where other pairs tie with
+the optimum in exact arithmetic they may round differently, and on non-integer data the candidate's rounded gap
+can sit an ulp *below* enumeration's. A sensitivity calibrates noise, so it must never be below the truth:
+
+* On integer-valued data (the blog's and the benchmark's) the gap is returned as computed; there the sums are
+  exact (:func:`dpteach.queries.check_exact_sums`) and the tests check ``==`` against enumeration.
+* Otherwise :func:`round_up` returns :math:`R = \mathrm{fl}(d + 8(\hat E + u d))` rounded one more ulp up,
+  where :math:`d \ge 0` is the computed gap, :math:`u = 2^{-53}` and :math:`\hat E` bounds the error of one
+  query value (:func:`value_error`). Then :math:`R` is at least both enumeration's value and the
+  real-arithmetic sensitivity :math:`T` (percentiles taken at numpy's interpolation fraction).
+
+*Proof.* Let :math:`A = \max |U|` and :math:`M` the most records a compared dataset holds, and
+:math:`\gamma_j = ju/(1 - ju)`. Every computed value satisfies :math:`|\hat f(y) - f(y)| \le E` with
+:math:`E = \gamma_{M} M A` for the sum (any summation order, Higham, *Accuracy and Stability*, (4.4)),
+:math:`E = \gamma_{M} A` for the mean (a sum error :math:`\gamma_{M-1} M A`, divided by :math:`m`, plus one
+rounding of a value at most :math:`(1 + \gamma_{M-1}) A`), :math:`E = \gamma_4 A` for a percentile (numpy's
+``a + (b - a) t``, or ``b - (b - a)(1 - t)`` with :math:`1 - t` exact for :math:`t \ge 1/2`: three roundings of
+terms at most :math:`2A`) and :math:`E = 0` for the count; :math:`\hat E` adds :math:`2^{-1073}`
+for underflow (additions of floats are exact when subnormal; each of the at most three products or quotients
+errs by at most :math:`2^{-1075}` more). The closed form's best candidate pair attains
+:math:`T`, so :math:`d \ge \mathrm{fl}(T - 2E) \ge (1 - u)(T - 2E)`, i.e. :math:`T \le d/(1 - u) + 2E`;
+enumeration's largest rounded gap is at most :math:`(1 + u)(T + 2E) \le (1 + u)(d/(1 - u) + 4E)
+\le d + 2.01 u d + 4.01 E`. And :math:`\mathrm{fl}(d + s) \ge (1 - u)(d + s)` exceeds that whenever
+:math:`s \ge 5E + 4ud`; :math:`s = \mathrm{fl}(8(\hat E + ud))` with :math:`\hat E \ge (1 - 4u)E` (the float
+evaluation of :math:`E`) is far above it. The extra ulp is spare. The tests check
+:math:`\text{enumeration} \le R \le \text{enumeration} + 2 \cdot 8(\hat E + u d) + \mathrm{ulp}(R)`.
+
+Variance, standard deviation and callable queries are not monotone: they are left to enumeration.
 """
 
 from __future__ import annotations
@@ -116,14 +138,36 @@ def percentile_level(query: Query) -> float | None:
     return None
 
 
-def has_closed_form(query: Query, relation: str = "unbounded", scope: str = "global") -> bool:
-    """Whether :mod:`dpteach.exact` computes ``query`` exactly without enumeration (named monotone queries)
-    for this neighbour ``relation`` and ``scope`` (``"global"`` or ``"local"``).
+def has_closed_form(query: Query) -> bool:
+    """Whether :mod:`dpteach.exact` has a closed form for ``query``: the named monotone queries, for every
+    relation, global and local (module docstring); ``var``, ``std`` and callables are enumerated.
 
-    Today the answer depends on the query only: every relation and scope has its closed form (module
-    docstring); ``var``, ``std`` and callables are enumerated. The arguments let callers ask per path.
+    ``method="fast"`` takes it everywhere but for one case: a small bounded *global* mean is enumerated, to
+    reproduce enumeration's last bits (:func:`dpteach.sensitivity._rounding_ties`).
     """
     return isinstance(query, str) and (query in ("count", "sum", "mean") or percentile_level(query) is not None)
+
+
+def value_error(query: Query, universe: np.ndarray, largest: int) -> float:
+    r""":math:`\hat E`, a bound on :math:`|\hat f(y) - f(y)|` for every dataset of at most ``largest`` records from
+    ``universe`` (module docstring, *Floating point*): :math:`\gamma_M M A` (sum), :math:`\gamma_M A` (mean),
+    :math:`\gamma_4 A` (percentile), 0 (count)."""
+    if query == "count":
+        return 0.0
+    unit, top = 2.0**-53, float(np.abs(universe).max())
+    terms = 4 if percentile_level(query) is not None else largest
+    gamma = terms * unit / (1 - terms * unit)
+    return gamma * top * (largest if query == "sum" else 1) + 2.0**-1073  # + underflow of <= 3 products
+
+
+def round_up(gap: float, query: Query, universe: np.ndarray, largest: int) -> float:
+    r"""The computed ``gap`` itself for the count (exact) and on integer-valued ``universe``; otherwise
+    :math:`\mathrm{fl}(d + 8(\hat E + ud))` one ulp up, which is at least both enumeration's value and the
+    real-arithmetic sensitivity (module docstring, *Floating point*)."""
+    if query == "count" or bool(np.all(universe == np.round(universe))):
+        return gap
+    slack = 8 * (value_error(query, universe, largest) + 2.0**-53 * gap)
+    return float(np.nextafter(gap + slack, np.inf))
 
 
 def _rank(size: int, level: float) -> int:
@@ -195,8 +239,10 @@ def local_candidates(release: np.ndarray, universe: np.ndarray, k: int, relation
 def local_exact(release: np.ndarray, universe: np.ndarray, k: int, relation: str, resolved: ResolvedQuery) -> float:
     """:math:`LS_k(x)` for a monotone query from :func:`local_candidates`, as
     :math:`\\max(f(x) - \\min f(x'), \\max f(x') - f(x))` over the candidates."""
-    f_release, *f_neighbours = _evaluate(resolved, [release, *local_candidates(release, universe, k, relation)])
-    return float(max(f_release - min(f_neighbours), max(f_neighbours) - f_release))
+    candidates = local_candidates(release, universe, k, relation)
+    f_release, *f_neighbours = _evaluate(resolved, [release, *candidates])
+    gap = float(max(f_release - min(f_neighbours), max(f_neighbours) - f_release))
+    return round_up(gap, resolved.name, universe, max(row.size for row in [release, *candidates]))
 
 
 def global_candidates(
@@ -270,4 +316,5 @@ def global_exact(universe: np.ndarray, size: int, k: int, relation: str, query: 
     """:math:`GS_k` for a monotone query: the largest :math:`f(y) - f(y')` over :func:`global_candidates`."""
     pairs = global_candidates(universe, size, k, relation, query)
     values = _evaluate(resolved, [row for pair in pairs for row in pair])
-    return float(max(0.0, float((values[0::2] - values[1::2]).max())))
+    gap = float(max(0.0, float((values[0::2] - values[1::2]).max())))
+    return round_up(gap, query, universe, max(row.size for pair in pairs for row in pair))

@@ -197,7 +197,7 @@ def global_sensitivity(
     check_exact_sums(universe_data, _largest_dataset(size, k, relation, universe_data.size), "universe")
     if method == "naive":
         return _naive_global(universe_data, size, k, relation, resolved)
-    if (method == "fast" and has_closed_form(query, relation)
+    if (method == "fast" and has_closed_form(query)
             and not _rounding_ties(query, relation, universe_data.size, size, k)):
         return global_exact(universe_data, size, k, relation, query, resolved)
     values, capacity = distinct_counts(universe_data)
@@ -228,7 +228,7 @@ def local_sensitivity(
     resolved, release_data, universe_data, k = _local_inputs(release, universe, query, k, relation)
     if method == "naive":
         return _naive_local(tuple(release_data), tuple(universe_data), k, relation, resolved)
-    if method == "fast" and has_closed_form(query, relation, scope="local"):
+    if method == "fast" and has_closed_form(query):
         return local_exact(release_data, universe_data, k, relation, resolved)
     f_release, f_neighbours = _fast_local_values(release_data, universe_data, k, relation, resolved)
     return float(max(f_release - f_neighbours.min(), f_neighbours.max() - f_release))

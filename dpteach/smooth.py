@@ -127,6 +127,13 @@ def smooth_sensitivity_median(data: ArrayLike, lower: float, upper: float, beta:
     the remaining pairs are scored all at once. Otherwise: the best :math:`j` for each :math:`i` never
     decreases as :math:`i` grows, so divide and conquer finds all of them in :math:`O(n \log n)` after
     sorting, vectorised one recursion level at a time. Notebooks 03 and 06.
+
+    *Why the best* :math:`j` *never moves left.* The score is :math:`(x_{(j)} - x_{(i)})\, e^{\beta}
+    e^{-\beta j} e^{\beta i}`, and the exponential factor splits into a part in :math:`i` times a part in
+    :math:`j`. For :math:`i < i'` and :math:`j < j'`,
+    :math:`(x_{(j')} - x_{(i)})(x_{(j)} - x_{(i')}) \le (x_{(j)} - x_{(i)})(x_{(j')} - x_{(i')})`, since the
+    right side minus the left is :math:`(x_{(j')} - x_{(j)})(x_{(i')} - x_{(i)}) \ge 0`. So the score is
+    log-supermodular, and the largest maximiser in :math:`j` is non-decreasing in :math:`i`.
     """
     beta = check_positive("beta", beta)
     xs = _padded_sorted(data, lower, upper)
