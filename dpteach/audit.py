@@ -54,7 +54,7 @@ variant on the same pair. They are *batched* copies (:func:`laplace_batch`, :fun
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from numbers import Real
 from typing import Literal
@@ -229,6 +229,7 @@ def audit(
     n_bins: int = 40,
     alpha: float = 1e-6,
     seed: int = 0,
+    extra_events: Mapping[str, Callable[[np.ndarray], np.ndarray]] | None = None,
 ) -> AuditResult:
     r"""Audit ``mechanism`` for :math:`(\varepsilon, \delta)`-DP on the neighbours ``x`` and ``x_prime``.
 
@@ -236,7 +237,9 @@ def audit(
     :func:`repeat`. It runs ``n_samples // 5`` pilot times per dataset to place ``n_bins`` quantile bins,
     then ``n_samples`` times per dataset for the test. Everything is drawn from generators seeded by ``seed``,
     so an audit is reproducible. False alarms on a mechanism that is private on this pair have probability
-    at most ``alpha``; see the module documentation for the power and the limits. Notebook 05.
+    at most ``alpha``; see the module documentation for the power and the limits. ``extra_events`` maps a
+    name to an exact event given as a predicate ``member(outputs) -> bool array`` (⊥ arrives as NaN); each is
+    tested like the bins, in both directions, and counts towards the Bonferroni split. Notebook 05.
     """
     if not callable(mechanism):
         raise TypeError(f"mechanism must be a callable sampler(data, n, rng), got {type(mechanism).__name__}")
@@ -247,6 +250,9 @@ def audit(
     n_bins = check_int("n_bins", n_bins, 1)
     alpha = _check_probability("alpha", alpha, closed_low=False)
     seed = check_int("seed", seed, 0)
+    extra = dict(extra_events or {})
+    if not all(isinstance(name, str) and callable(member) for name, member in extra.items()):
+        raise TypeError("extra_events must map event names (str) to callables member(outputs) -> bool array")
     streams = [np.random.default_rng(s) for s in np.random.SeedSequence(seed).spawn(4)]
 
     def run(which: int, n: int, rng: np.random.Generator) -> np.ndarray:
@@ -259,9 +265,15 @@ def audit(
     released = pilot[~np.isnan(pilot)]
     edges = _edges(released, n_bins)
     membership, names = _events(edges)
-    counts = [membership.astype(np.int64) @ np.bincount(_bin_index(run(i, n_samples, streams[2 + i]), edges),
-                                                        minlength=membership.shape[1])
-              for i in (0, 1)]
+    names = names + list(extra)
+    counts = []
+    for i in (0, 1):
+        outputs = run(i, n_samples, streams[2 + i])
+        binned = membership.astype(np.int64) @ np.bincount(_bin_index(outputs, edges), minlength=membership.shape[1])
+        hits = [np.asarray(member(outputs), dtype=bool) for member in extra.values()]
+        if any(h.shape != outputs.shape for h in hits):
+            raise ValueError(f"each extra event must return one bool per output, shape {outputs.shape}")
+        counts.append(np.concatenate([binned, np.array([h.sum() for h in hits], dtype=np.int64)]))
     log_level = math.log(4 * len(names) / alpha)
     (lo_x, hi_x), (lo_y, hi_y) = (kl_bounds(c, n_samples, log_level) for c in counts)
     scale = math.exp(epsilon)
@@ -507,7 +519,7 @@ the book's :math:`\max(0, n - 98)`."""
 def _ptr_cases(pair: AuditPair, *, book_holds_at_2eps: bool, book_holds_at_eps: bool) -> tuple[AuditCase, ...]:
     corrected, book = ptr_batch("corrected", **PTR_PARAMETERS), ptr_batch("book", **PTR_PARAMETERS)
     delta = PTR_PARAMETERS["delta"]
-    return (AuditCase("corrected PTR, at the 2ε it spends", "fixed, 2ε", pair, corrected, 2.0, delta, True),
+    return (AuditCase("corrected PTR, at the 2ε it spends", "corr., 2ε", pair, corrected, 2.0, delta, True),
             AuditCase("book's PTR, at the 2ε it spends", "book, 2ε", pair, book, 2.0, delta, book_holds_at_2eps),
             AuditCase("book's PTR, at the ε it claims", "book, ε", pair, book, 1.0, delta, book_holds_at_eps))
 
@@ -536,7 +548,7 @@ CASES: tuple[AuditCase, ...] = (
     # The book's test passes almost always here (distances 5 | 6), so only its release's eps shows. The corrected
     # test sits at its threshold 3.9 (releases 54% | 83%): its answer tells the two apart on top of the release.
     *_ptr_cases(PTR_PAIRS[2], book_holds_at_2eps=True, book_holds_at_eps=True),
-    AuditCase("corrected PTR, at its release's ε only", "fixed, ε", PTR_PAIRS[2],
+    AuditCase("corrected PTR, at its release's ε only", "corr., ε", PTR_PAIRS[2],
               ptr_batch("corrected", **PTR_PARAMETERS), 1.0, PTR_PARAMETERS["delta"], False),
     # 11 records in slices of 2 form 6 chunks, not 10: the book's noise is 6/10 of what one chunk needs.
     AuditCase("SAA, noise for the 6 chunks formed", "6 chunks", CHUNKS_PAIR,

@@ -480,12 +480,10 @@ def plot_audit_verdicts(panels: Mapping[str, Mapping[str, tuple[float, float, bo
         for i, (low, claim, bar) in enumerate(zip(found, claimed, bars.values(), strict=True)):
             ax.text(i, max(low, claim) + 0.03 * top, f"{low:.2f}\n{'pass' if bar[2] else 'FAIL'}", ha="center",
                     va="bottom", fontsize=8.5)
-        ax.set_xticks(x, list(bars), fontsize=8.5)
-        ax.set(title=pair, ylim=(0, top))
+        ax.set_xticks(x, [label.replace(", ", "\n") for label in bars], fontsize=8.5)  # two short lines each
+        ax.set(title=pair, ylim=(0, top), ylabel="ε")
         ax.grid(axis="x", visible=False)
         ax.title.set_fontsize(10)
-    for row in axes:
-        row[0].set_ylabel("ε")
     fig.suptitle(title)
     fig.tight_layout()
     return fig

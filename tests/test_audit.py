@@ -253,3 +253,17 @@ def test_textbook_laplace_leaks_through_its_last_bits_on_the_sum_pair():
     assert not off_grid(sampler(x_prime, 200_000, np.random.default_rng(0))).any()
     assert off_grid(sampler(x, 200_000, np.random.default_rng(0))).mean() > 0.15
     assert _result(_find(audit_module.SUM_PAIR, "Laplace, scale 100 = GS/ε")).passed
+
+
+def test_an_exact_off_grid_event_makes_the_audit_fail_textbook_laplace():
+    """Given the exact event 'not a multiple of 2^-47 below 64' the audit refutes the textbook sampler it passed."""
+    sampler = next(c.mechanism for c in CASES if c.name == "Laplace, scale 100 = GS/ε")
+    pair = audit_module.SUM_PAIR
+
+    def off_grid(y):
+        return (np.abs(y) < 64) & (y * 2.0**47 != np.round(y * 2.0**47))
+
+    result = audit(sampler, pair.x, pair.x_prime, 1.0, extra_events={"off the 2^-47 grid": off_grid})
+    assert not result.passed and result.worst_event == "off the 2^-47 grid" and result.q_hat == 0
+    with pytest.raises(TypeError, match="extra_events"):
+        audit(sampler, pair.x, pair.x_prime, 1.0, extra_events={"bad": 3})
