@@ -60,7 +60,12 @@ datasets it compares, and the difference of two such values is again of that for
   :math:`B` is a split of the sorted universe :math:`U`, with :math:`s` in a window of :math:`O(k)` ranks.
 * Bounded: with :math:`k_e = \min(k, |U| - n)` (two releases never differ in more than :math:`|U| - n`
   records), a worst pair is :math:`y = C + a`, :math:`y' = C + a'` with disjoint :math:`a, a'` of size
-  :math:`k_e` outside the core :math:`C`. Exchanging values shows :math:`a' = \mathrm{bottom}_{k_e}(U)` and
+  :math:`k_e` outside the core :math:`C`. (A pair that differs in :math:`j < k_e` records can be padded: since
+  :math:`j < |U| - n`, some value :math:`w` of :math:`U` is in neither dataset; take a core value :math:`c` out
+  of the core and give :math:`y` the larger of :math:`c, w` and :math:`y'` the smaller. One of them changed one
+  value, in the direction that raises :math:`f(y) - f(y')` (monotonicity), and the pair now differs in
+  :math:`j + 1` records; repeat until :math:`j = k_e`.) Exchanging values shows
+  :math:`a' = \mathrm{bottom}_{k_e}(U)` and
   :math:`a = \mathrm{top}_{k_e}(U)` (an element of the bottom block that is not in :math:`a'` can be swapped
   with a larger one of :math:`a'` without raising :math:`f(y')` or lowering :math:`f(y)`: unused, in :math:`C`
   or in :math:`a`, every case only helps; then the same for the top block). So :math:`y` is :math:`C` followed
