@@ -140,10 +140,11 @@ def test_symmetric_covers_unbounded_and_bounded(query: str, case: tuple) -> None
 @settings(max_examples=25, deadline=None)
 @given(case=cases())
 def test_max_local_is_global(query: str, case: tuple) -> None:
-    universe, size, k, _, _ = case
+    universe, size, k, _, whole = case
     table = sens.local_sensitivities(universe, size, query, k=k, relation="symmetric")
-    assert table["local sensitivity"].max() == dpteach.global_sensitivity(
-        universe, size, query, k=k, relation="symmetric", method="enumerate")
+    largest = table["local sensitivity"].max()
+    truth = dpteach.global_sensitivity(universe, size, query, k=k, relation="symmetric", method="enumerate")
+    assert largest >= truth and same(largest, truth, whole)  # float closed forms are rounded up (dpteach.exact)
     attaining = sens.releases_attaining_global(universe, size, query, k=k, relation="symmetric")
     assert len(attaining) >= 1
 
