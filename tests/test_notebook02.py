@@ -73,3 +73,20 @@ def test_neighbour_table_cells_name_the_change() -> None:
     bounded = dpteach.neighbour_table(U, 3, "median", relation="bounded")
     row = dict(zip(bounded["release"], plotting._neighbour_cells(bounded)[1], strict=True))[(1, 2, 10)]
     assert "2→11: 10 | 8" in row
+
+
+def test_blog_bounded_figure_stands_and_the_group_var_keeps_rising() -> None:
+    columns = large_universe_columns()
+    bounded = blog_figure("bounded_sensitivity_plot").grid()
+    blog = [dpteach.blog_bounded_local(columns[c][:6], columns[c], q, k=k)
+            for c, q, k in zip(bounded["column"], bounded["query"], bounded["k"], strict=True)]
+    assert blog == pytest.approx(bounded["sensitivity"].tolist(), rel=1e-12, abs=1e-12)
+    release = {"absence_days": DAYS[:6]}
+    var = dpteach.sensitivity_grid({"absence_days": DAYS}, release=release, queries=["var"], ks=[1, 2, 3, 4],
+                                   relations=["unbounded", "symmetric"])
+    curves = var.pivot_table(index="k", columns="relation", values="sensitivity").round(1)
+    assert curves["unbounded"].tolist() == [32.9, 37.6, 33.2, 29.6]
+    assert curves["symmetric"].tolist() == [32.9, 38.9, 47.1, 58.3]
+    mixed = [3, 4, 5, 6, 15, 20]  # the notebook's witness: remove 1, 2 and add 15, 20
+    assert sum(mixed) / 6 - DAYS[:6].mean() == pytest.approx(16 / 3)
+    assert sum(mixed) / 6 - DAYS[:6].mean() > dpteach.local_sensitivity(DAYS[:6], DAYS, "mean", k=4)
