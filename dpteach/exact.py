@@ -147,8 +147,8 @@ def has_closed_form(query: Query) -> bool:
     """Whether :mod:`dpteach.exact` has a closed form for ``query``: the named monotone queries, for every
     relation, global and local (module docstring); ``var``, ``std`` and callables are enumerated.
 
-    ``method="fast"`` takes it everywhere but for one case: a small bounded *global* mean is enumerated, to
-    reproduce enumeration's last bits (:func:`dpteach.sensitivity._rounding_ties`).
+    ``method="fast"`` takes it everywhere but for one case: a small bounded *global* mean on whole numbers is
+    enumerated, to reproduce enumeration's last bits (:func:`dpteach.sensitivity._rounding_ties`).
     """
     return isinstance(query, str) and (query in ("count", "sum", "mean") or percentile_level(query) is not None)
 
@@ -163,6 +163,12 @@ def value_error(query: Query, universe: np.ndarray, largest: int) -> float:
     terms = 4 if percentile_level(query) is not None else largest
     gamma = terms * unit / (1 - terms * unit)
     return gamma * top * (largest if query == "sum" else 1) + 2.0**-1073  # + underflow of <= 3 products
+
+
+def _largest(size: int, k: int, relation: str, universe_size: int) -> int:
+    """The most records any dataset compared for a release of ``size`` holds. Global and local use the same
+    bound, so a release attaining the global gap gets the same rounded-up value."""
+    return size if relation == "bounded" else size + min(k, universe_size - size)
 
 
 def round_up(gap: float, query: Query, universe: np.ndarray, largest: int) -> float:
@@ -244,10 +250,9 @@ def local_candidates(release: np.ndarray, universe: np.ndarray, k: int, relation
 def local_exact(release: np.ndarray, universe: np.ndarray, k: int, relation: str, resolved: ResolvedQuery) -> float:
     """:math:`LS_k(x)` for a monotone query from :func:`local_candidates`, as
     :math:`\\max(f(x) - \\min f(x'), \\max f(x') - f(x))` over the candidates."""
-    candidates = local_candidates(release, universe, k, relation)
-    f_release, *f_neighbours = _evaluate(resolved, [release, *candidates])
+    f_release, *f_neighbours = _evaluate(resolved, [release, *local_candidates(release, universe, k, relation)])
     gap = float(max(f_release - min(f_neighbours), max(f_neighbours) - f_release))
-    return round_up(gap, resolved.name, universe, max(row.size for row in [release, *candidates]))
+    return round_up(gap, resolved.name, universe, _largest(release.size, k, relation, universe.size))
 
 
 def global_candidates(
@@ -322,4 +327,4 @@ def global_exact(universe: np.ndarray, size: int, k: int, relation: str, query: 
     pairs = global_candidates(universe, size, k, relation, query)
     values = _evaluate(resolved, [row for pair in pairs for row in pair])
     gap = float(max(0.0, float((values[0::2] - values[1::2]).max())))
-    return round_up(gap, query, universe, max(row.size for pair in pairs for row in pair))
+    return round_up(gap, query, universe, _largest(size, k, relation, universe.size))

@@ -113,18 +113,20 @@ def _largest_dataset(size: int, k: int, relation: str, universe_size: int) -> in
     return size + min(k, universe_size - size)
 
 
-def _rounding_ties(query: Query, relation: str, universe_size: int, size: int, k: int) -> bool:
-    r"""True for a *small* bounded global mean, which the default method then enumerates.
+def _rounding_ties(query: Query, relation: str, universe: np.ndarray, size: int, k: int) -> bool:
+    r"""True for a *small* bounded global mean on whole numbers, which the default method then enumerates.
 
     Every core in the middle of the universe attains the bounded mean's global sensitivity
     :math:`(\sum \mathrm{top}_k - \sum \mathrm{bottom}_k)/n` in exact arithmetic, but numpy rounds
     :math:`f(y) - f(y')` differently for different cores, and enumeration reports the largest rounding. To
     reproduce those last bits (the pinned blog grid) small cases enumerate; large ones use the closed form,
-    which then agrees with enumeration to a few units in the last place (:mod:`dpteach.exact`).
+    which then agrees with enumeration to a few units in the last place (:mod:`dpteach.exact`). On other
+    floats the closed form is rounded up (:func:`dpteach.exact.round_up`), as the local one is, so a release
+    attaining the global value gets the same number.
     """
-    if query != "mean" or relation != "bounded" or universe_size > 40:
+    if query != "mean" or relation != "bounded" or universe.size > 40 or not np.all(universe == np.round(universe)):
         return False
-    return math.comb(universe_size, size - k) * math.comb(universe_size - size + k, k) <= TIES_ENUMERATED_BELOW
+    return math.comb(universe.size, size - k) * math.comb(universe.size - size + k, k) <= TIES_ENUMERATED_BELOW
 
 
 def _check_budget(pairs: int) -> None:
@@ -198,7 +200,7 @@ def global_sensitivity(
     if method == "naive":
         return _naive_global(universe_data, size, k, relation, resolved)
     if (method == "fast" and has_closed_form(query)
-            and not _rounding_ties(query, relation, universe_data.size, size, k)):
+            and not _rounding_ties(query, relation, universe_data, size, k)):
         return global_exact(universe_data, size, k, relation, query, resolved)
     values, capacity = distinct_counts(universe_data)
     if relation == "unbounded":
