@@ -122,7 +122,11 @@ def execute(notebook: Path, env: Mapping[str, str] | None = None) -> nbformat.No
         kernel = KernelManager(kernel_name="python3", transport="ipc", ip=str(Path(sockets) / "kernel"))
         client = NotebookClient(nb, km=kernel, timeout=600, record_timing=False, coalesce_streams=True,
                                 resources={"metadata": {"path": str(notebook.parent)}})
-        client.execute(env=dict(env) if env is not None else None)
+        try:
+            client.execute(env=dict(env) if env is not None else None)
+        finally:  # nbclient leaves a kernel manager it was given running: stop the kernel here
+            if kernel.has_kernel:
+                kernel.shutdown_kernel(now=True)
     for cell in nb.cells:
         cell.metadata.pop("execution", None)
     _sanitise_outputs(nb)
