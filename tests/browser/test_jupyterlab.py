@@ -37,6 +37,11 @@ ONSCREEN = ".jp-Notebook .jp-Cell.jp-deck-mod-onscreen"
 # Where the deck is: the indices of the cells on screen.
 POSITION = """() => [...document.querySelectorAll('.jp-Notebook .jp-Cell')]
   .map((c, i) => c.classList.contains('jp-deck-mod-onscreen') ? i : -1).filter(i => i >= 0).join(',')"""
+# Where the deck is, fragments included: the active cell and the cells shown. A clicker's key steps through a
+# slide's fragments before it changes slide, so POSITION alone stays put while a fragment hides or shows.
+STEP = """() => window.jupyterapp.shell.currentWidget.content.activeCellIndex + ':' +
+  [...document.querySelectorAll('.jp-Notebook .jp-Cell')]
+  .map((c, i) => c.classList.contains('jp-deck-mod-visible') ? i : -1).filter(i => i >= 0).join(',')"""
 # Boxes of the cells on screen, in CSS pixels.
 SHOWN_BOXES = """() => [...document.querySelectorAll('.jp-Notebook .jp-Cell.jp-deck-mod-onscreen')]
   .filter(c => c.getBoundingClientRect().height > 0)
@@ -197,9 +202,9 @@ def test_text_is_large_enough_for_a_classroom(slideshow: Any, screenshots: Path)
     for _ in range(15):
         if page.locator(PROSE).count() and page.locator(CODE).count():
             break
-        start = page.evaluate(POSITION)
+        start = page.evaluate(STEP)
         page.keyboard.press("PageUp")
-        page.wait_for_function(f"(start) => ({POSITION})() !== start", arg=start)
+        page.wait_for_function(f"(start) => ({STEP})() !== start", arg=start)
         page.wait_for_timeout(300)  # the deck scrolls to the slide
     else:
         pytest.fail("no slide with both prose and code within 15 steps back")
@@ -216,13 +221,34 @@ def test_clicker_keys_move_the_slideshow(slideshow: Any, screenshots: Path) -> N
     page = slideshow
     page.evaluate("() => document.activeElement && document.activeElement.blur()")  # nothing focused, as after
     for forward, back in (("ArrowRight", "ArrowLeft"), ("PageDown", "PageUp")):  # a click on the background
-        start = page.evaluate(POSITION)
+        start = page.evaluate(STEP)
         page.keyboard.press(forward)
-        page.wait_for_function(f"(start) => ({POSITION})() !== start", arg=start)
+        page.wait_for_function(f"(start) => ({STEP})() !== start", arg=start)
         page.screenshot(path=str(screenshots / f"deck_01_after_{forward}.png"))
         page.keyboard.press(back)
-        page.wait_for_function(f"(start) => ({POSITION})() === start", arg=start)
+        page.wait_for_function(f"(start) => ({STEP})() === start", arg=start)
 
+
+
+def test_clicker_keys_step_back_from_the_last_slide(slideshow: Any, screenshots: Path) -> None:
+    """At the end of a talk the instructor steps back: from the last slide, Left and PageUp must each move."""
+    page = slideshow
+    page.locator(".jp-Deck-Remote .jp-deck-mod-stop").first.click()
+    page.wait_for_selector(PRESENTING, state="detached")
+    page.evaluate("() => { const nb = window.jupyterapp.shell.currentWidget.content;"
+                  " nb.activeCellIndex = nb.widgets.length - 1; nb.mode = 'command'; }")
+    page.locator('.jp-NotebookPanel-toolbar [data-command="deck:toggle"]').first.click()
+    page.wait_for_selector(PRESENTING, state="attached")
+    page.wait_for_timeout(1500)  # the deck scrolls to the slide
+    last_slide = page.evaluate(POSITION)
+    page.evaluate("() => document.activeElement && document.activeElement.blur()")
+    # the last slide's fragments hide one by one, then the previous slide shows: five steps back, each must move
+    for back in ("ArrowLeft", "PageUp", "ArrowLeft", "PageUp", "ArrowLeft"):
+        start = page.evaluate(STEP)
+        page.keyboard.press(back)
+        page.wait_for_function(f"(start) => ({STEP})() !== start", arg=start)
+    assert page.evaluate(POSITION) != last_slide, "five steps back never left the last slide"
+    page.screenshot(path=str(screenshots / "deck_01_two_back_from_the_end.png"))
 
 def test_leaving_the_slideshow_leaves_jupyterlab_normal(slideshow: Any, lab: Any, browser: Any,
                                                         screenshots: Path) -> None:
