@@ -394,7 +394,7 @@ SPECS: tuple[Spec, ...] = (
           rng=NOT_AN_RNG, gamma=st.floats(min_value=-1e6, max_value=1.0, allow_nan=False) | NON_FINITE | NOT_A_NUMBER),
     _spec(smooth.smoothed_local_sensitivity, {"ls_at_distance": [1.0, 2.0], "beta": 0.1},
           ls_at_distance=data_bad() | st.just([-1.0]), beta=positive_bad()),
-    _spec(smooth.smooth_sensitivity, {"ls_at_distance": [1.0, 2.0], "beta": 0.1},
+    _spec(smooth.smooth_sensitivity_of_curve, {"ls_at_distance": [1.0, 2.0], "beta": 0.1},
           ls_at_distance=data_bad() | st.just([-1.0]), beta=positive_bad()),
     _spec(smooth.smooth_sensitivity_median, {"data": DATA, "lower": 0.0, "upper": 10.0, "beta": 0.1},
           data=data_bad(), lower=above(10.0) | real_bad(), upper=below(0.0) | real_bad(), beta=positive_bad()),
