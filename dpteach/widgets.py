@@ -140,10 +140,10 @@ class SmoothExplanation:
         return int(self.curve["k"][self.curve["discounted"] == self.smooth].min())
 
     def to_html(self) -> str:
-        shown = self.curve.rename(columns={"A": "A⁽ᵏ⁾", "discounted": "e^(−βk)·A⁽ᵏ⁾"}).round(4)
+        shown = self.curve.set_index("k").rename(columns={"A": "A⁽ᵏ⁾", "discounted": "e^(−βk)·A⁽ᵏ⁾"}).T.round(3)
         return (f"<b>S* = {self.smooth:.4g}</b> for release {self.release} at β = {self.beta:g}, attained at "
                 f"k = {self.attained_at} (LS = A⁽⁰⁾ = {self.curve['A'][0]:.4g}):"
-                f"{shown.to_html(index=False)}")
+                f"{shown.to_html()}")
 
 
 def explain_smooth(
@@ -170,7 +170,7 @@ def smooth_explorer(universe: Sequence[float] | np.ndarray, size: int) -> w.VBox
     query = w.Dropdown(options=list(QUERIES), value="median", description="query")
     release = w.Dropdown(options=[(str(r), r) for r in releases], value=releases[0], description="release")
     relation = w.ToggleButtons(options=list(SMOOTH_RELATIONS), description="relation")
-    beta = w.FloatLogSlider(value=0.5, base=10, min=-2, max=1, step=0.1, description="β")
+    beta = w.FloatSlider(value=0.5, min=0.01, max=2.0, step=0.01, readout_format=".2f", description="β")
     out = w.HTML()
 
     def refresh(_: object = None) -> None:
