@@ -503,10 +503,11 @@ def plot_smooth_between(panels: Mapping[str, pd.DataFrame], *, title: str) -> Fi
     _check_text(title, "title")
     fig, axes = plt.subplots(1, len(panels), figsize=(5.6 * len(panels), 4.6), squeeze=False, sharey=True)
     for ax, (panel, frame) in zip(axes[0], panels.items(), strict=True):
-        if not isinstance(frame, pd.DataFrame) or list(frame.columns[[0, -1]]) != ["LS", "GS"] or frame.shape[1] < 3:
+        if not isinstance(frame, pd.DataFrame) or frame.shape[1] < 3 or list(frame.columns[[0, -1]]) != ["LS", "GS"]:
             raise ValueError(f"panels[{panel!r}] must be a DataFrame with columns LS, one per beta, GS")
+        check_data(frame.to_numpy().ravel(), f"panels[{panel!r}] values")
         rows = np.arange(len(frame))[::-1]  # first query on top
-        gs = check_data(frame["GS"].to_numpy(), f"panels[{panel!r}]['GS']")
+        gs = frame["GS"].to_numpy(dtype=float)
         smooth = list(frame.columns[1:-1])
         for y, (_, row), top in zip(rows, frame.iterrows(), gs, strict=True):
             ax.text(1.04, y, f"{top:.3g}", va="center", fontsize=9)

@@ -140,10 +140,10 @@ class SmoothExplanation:
         return int(self.curve["k"][self.curve["discounted"] == self.smooth].min())
 
     def to_html(self) -> str:
-        shown = self.curve.set_index("k").rename(columns={"A": "A⁽ᵏ⁾", "discounted": "e^(−βk)·A⁽ᵏ⁾"}).T.round(3)
+        shown = self.curve.set_index("k").rename(columns={"A": "A⁽ᵏ⁾", "discounted": "e^(−βk)·A⁽ᵏ⁾"}).T
         return (f"<b>S* = {self.smooth:.4g}</b> for release {self.release} at β = {self.beta:g}, attained at "
                 f"k = {self.attained_at} (LS = A⁽⁰⁾ = {self.curve['A'][0]:.4g}):"
-                f"{shown.to_html()}")
+                f"{shown.to_html(float_format=lambda v: f'{v:.4g}')}")
 
 
 def explain_smooth(
