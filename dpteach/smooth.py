@@ -3,7 +3,8 @@ r"""Smooth sensitivity (Nissim, Raskhodnikova and Smith, STOC 2007): generic, an
 The :math:`\beta`-smooth sensitivity is :math:`S = \max_{k \ge 0} e^{-\beta k} A(k)`, where
 :math:`A(k)` is the largest local sensitivity within distance :math:`k` of the data. Its noise is either
 Laplace, for :math:`(\varepsilon, \delta)`-DP, or the heavy-tailed density
-:math:`h(z) \propto 1/(1 + |z|^\gamma)`, for pure :math:`\varepsilon`-DP. Notebook 03.
+:math:`h(z) \propto 1/(1 + |z|^\gamma)`, for pure :math:`\varepsilon`-DP. Notebook 03 (formulas, the median
+in :math:`O(n \log n)`); notebook 07 (:func:`smooth_sensitivity`: any query on a small universe, by enumeration).
 """
 
 from __future__ import annotations
