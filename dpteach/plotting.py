@@ -487,3 +487,43 @@ def plot_audit_verdicts(panels: Mapping[str, Mapping[str, tuple[float, float, bo
     fig.suptitle(title)
     fig.tight_layout()
     return fig
+
+
+SMOOTH_COLOURS = ("#08519c", "#3182bd", "#6baed6", "#9ecae1")
+
+
+def plot_smooth_between(panels: Mapping[str, pd.DataFrame], *, title: str) -> Figure:
+    r"""One panel per universe column (notebook 07): for each query (a row of the frame), :math:`LS`, :math:`S^*` at
+    each :math:`\beta` and :math:`GS`, drawn as fractions of :math:`GS` on one 0–1 axis, :math:`GS` printed at the
+    right. Each frame's columns are ``"LS"``, one column per :math:`\beta` (its label in the legend), then ``"GS"``.
+    A query whose :math:`GS` is 0 gets a note instead of markers (0 of 0 is no fraction).
+    """
+    if not isinstance(panels, Mapping) or not panels:
+        raise ValueError(f"panels must be a non-empty mapping of panel title to DataFrame, got {panels!r}")
+    _check_text(title, "title")
+    fig, axes = plt.subplots(1, len(panels), figsize=(5.6 * len(panels), 4.6), squeeze=False, sharey=True)
+    for ax, (panel, frame) in zip(axes[0], panels.items(), strict=True):
+        if not isinstance(frame, pd.DataFrame) or frame.shape[1] < 3 or list(frame.columns[[0, -1]]) != ["LS", "GS"]:
+            raise ValueError(f"panels[{panel!r}] must be a DataFrame with columns LS, one per beta, GS")
+        check_data(frame.to_numpy().ravel(), f"panels[{panel!r}] values")
+        rows = np.arange(len(frame))[::-1]  # first query on top
+        gs = frame["GS"].to_numpy(dtype=float)
+        smooth = list(frame.columns[1:-1])
+        for y, (_, row), top in zip(rows, frame.iterrows(), gs, strict=True):
+            ax.text(1.04, y, f"{top:.3g}", va="center", fontsize=9)
+            if top == 0:
+                ax.text(0.5, y, "0 everywhere", va="center", ha="center", fontsize=9, color="grey")
+                continue
+            ax.plot([0, 1], [y, y], color="#dddddd", linewidth=6, solid_capstyle="butt", zorder=0)
+            for column, colour in zip(smooth, SMOOTH_COLOURS, strict=False):  # at most four betas get a colour
+                ax.plot(row[column] / top, y, "o", color=colour, markersize=8, label=column if y == rows[0] else None)
+            ax.plot(row["LS"] / top, y, "|", color="#d62728", markersize=16, markeredgewidth=3,
+                    label="LS" if y == rows[0] else None)
+        ax.set_yticks(rows, list(frame.index))
+        ax.set(xlim=(-0.05, 1.18), xticks=[0, 0.25, 0.5, 0.75, 1], title=panel, xlabel="fraction of GS  (GS at right)")
+        ax.grid(axis="y", visible=False)
+    handles, labels = axes[0][0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="lower center", ncol=len(labels), frameon=False)
+    fig.suptitle(title)
+    fig.tight_layout(rect=(0, 0.07, 1, 1))
+    return fig

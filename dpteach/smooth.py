@@ -3,18 +3,24 @@ r"""Smooth sensitivity (Nissim, Raskhodnikova and Smith, STOC 2007): generic, an
 The :math:`\beta`-smooth sensitivity is :math:`S = \max_{k \ge 0} e^{-\beta k} A(k)`, where
 :math:`A(k)` is the largest local sensitivity within distance :math:`k` of the data. Its noise is either
 Laplace, for :math:`(\varepsilon, \delta)`-DP, or the heavy-tailed density
-:math:`h(z) \propto 1/(1 + |z|^\gamma)`, for pure :math:`\varepsilon`-DP. Notebook 03.
+:math:`h(z) \propto 1/(1 + |z|^\gamma)`, for pure :math:`\varepsilon`-DP. Notebook 03 (formulas, the median
+in :math:`O(n \log n)`); notebook 07 (:func:`smooth_sensitivity`: any query on a small universe, by enumeration).
 """
 
 from __future__ import annotations
 
+import itertools
 import math
+from collections import Counter
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from numbers import Real
 
 import numpy as np
 from numpy.typing import ArrayLike
+from tqdm.auto import tqdm
 
+from dpteach.exact import has_closed_form, sub_multiset_counts
 from dpteach.mechanisms import (
     check_bounds,
     check_delta,
@@ -23,7 +29,9 @@ from dpteach.mechanisms import (
     check_rng,
     laplace_mech,
 )
-from dpteach.queries import check_data, check_int
+from dpteach.neighbours import count_submultisets, counts_to_rows, missing_from, submultisets
+from dpteach.queries import Query, ResolvedQuery, as_dataset, check_data, check_exact_sums, check_int, resolve_query
+from dpteach.sensitivity import MAX_PAIRS, PROGRESS_ABOVE, global_sensitivity, local_sensitivity
 
 
 @dataclass(frozen=True)
@@ -60,11 +68,11 @@ def smoothed_local_sensitivity(ls_at_distance: ArrayLike, beta: float) -> np.nda
     return np.exp(-beta * np.arange(values.size)) * values
 
 
-def smooth_sensitivity(ls_at_distance: ArrayLike, beta: float) -> float:
+def smooth_sensitivity_of_curve(ls_at_distance: ArrayLike, beta: float) -> float:
     r""":math:`S = \max_k e^{-\beta k} A(k)` over the distances given (:math:`k = 0, 1, \dots`).
 
-    Only a true :math:`\beta`-smooth bound if the maximum over *all* :math:`k` lies among them.
-    Notebook 03.
+    Only a true :math:`\beta`-smooth bound if the maximum over *all* :math:`k` lies among them
+    (:func:`smooth_sensitivity` computes the curve itself, over every distance). Notebook 03.
     """
     return float(smoothed_local_sensitivity(ls_at_distance, beta).max())
 
@@ -270,3 +278,305 @@ def smooth_median_release_pure(
     scale = heavy_tail_scale(s, epsilon, gamma)
     value = median + scale * heavy_tail_noise(check_rng(rng), gamma)
     return SmoothRelease(value, s, beta, scale, float(epsilon), 0.0)
+
+
+# ------------------------------------------------------------------------------ from scratch, on a universe
+SMOOTH_RELATIONS: tuple[str, ...] = ("bounded", "symmetric")
+"""The relations that are a distance: replacements (``"bounded"``) and additions plus removals (``"symmetric"``)."""
+
+
+def _check_smooth_relation(relation: str) -> str:
+    if relation == "unbounded":
+        raise ValueError("relation='unbounded' (the blog's: exactly k added or exactly k removed) is not a distance, "
+                         "so it has no smooth sensitivity; use relation='symmetric' (add/remove, any mix) or "
+                         "'bounded' (replacements)")
+    if relation not in SMOOTH_RELATIONS:
+        raise ValueError(f"relation must be one of {SMOOTH_RELATIONS}, got {relation!r}")
+    return relation
+
+
+def _check_method(method: str) -> str:
+    if method not in ("fast", "naive"):
+        raise ValueError(f"method must be 'fast' or 'naive', got {method!r}")
+    return method
+
+
+@dataclass(frozen=True)
+class _Ball:
+    """A release inside its universe, as count vectors over the universe's distinct values."""
+
+    query: Query
+    resolved: ResolvedQuery
+    release: np.ndarray  # sorted
+    universe: np.ndarray  # sorted
+    relation: str
+    values: np.ndarray
+    own: np.ndarray
+    capacity: np.ndarray
+
+    @property
+    def largest_distance(self) -> int:
+        """Bounded: :math:`\\min(n, |U| - n)` replacements. Symmetric: remove all :math:`n` records and add all
+        :math:`|U| - n` others (a dataset is never empty, so :math:`|U| - 1` if the release is the universe)."""
+        n, room = self.release.size, self.universe.size - self.release.size
+        if self.relation == "bounded":
+            return min(n, room)
+        return n + room if room else n - 1
+
+    def families(self, d: int) -> list[tuple[int, int]]:
+        """``(i, j)``: remove ``i`` records of the release and add ``j`` from the rest of the universe, at distance
+        ``d`` (bounded: ``i = j = d``; symmetric: ``i + j = d``, never all removed and none added)."""
+        n, room = self.release.size, self.universe.size - self.release.size
+        if self.relation == "bounded":
+            return [(d, d)] if d <= min(n, room) else []
+        return [(i, d - i) for i in range(max(0, d - room), min(d, n) + 1) if n - i + (d - i) >= 1]
+
+
+def _ball(release: ArrayLike, universe: ArrayLike, query: Query, relation: str) -> _Ball:
+    """Check the arguments shared by :func:`local_sensitivity_at_distance` and :func:`smooth_sensitivity`."""
+    resolved = resolve_query(query)
+    relation = _check_smooth_relation(relation)
+    universe_data = as_dataset(universe, "universe")
+    release_data = as_dataset(release, "release")
+    values, capacity, fits = sub_multiset_counts(release_data, universe_data)
+    if not fits:
+        raise ValueError("release must be a sub-multiset of universe; the universe cannot supply these release "
+                         f"values: {missing_from(release_data, universe_data)}")
+    if relation == "bounded" and release_data.size < 2:
+        raise ValueError(f"relation='bounded' needs a release of at least 2 records (the engine replaces "
+                         f"1 <= k < size records), got size {release_data.size}")
+    if relation == "symmetric" and universe_data.size < 2:
+        raise ValueError("relation='symmetric' needs a universe of at least 2 records, so that every dataset "
+                         f"has a neighbour; got {universe_data.size}")
+    if math.prod(int(c) + 1 for c in capacity) >= 2**62:
+        raise ValueError("universe has too many distinct values to enumerate its datasets (the count-vector keys "
+                         "would overflow 64 bits); use a smaller universe")
+    largest = release_data.size if relation == "bounded" else universe_data.size
+    check_exact_sums(universe_data, largest, "universe")
+    own = np.bincount(np.searchsorted(values, release_data), minlength=values.size).astype(np.int64)
+    return _Ball(query, resolved, release_data, universe_data, relation, values, own, capacity.astype(np.int64))
+
+
+def _check_k(ball: _Ball, k: object) -> int:
+    top = ball.largest_distance
+    return check_int("k", k, 0, top, high_label=f"{top}, the largest {ball.relation} distance from this release "
+                                                 f"to another dataset of the universe")
+
+
+# --- naive: the definitions, by positions
+def _distance(x: tuple[float, ...], y: tuple[float, ...], relation: str) -> int:
+    """Bounded: records to replace, :math:`n - |x \\cap y|`. Symmetric: :math:`|x \\triangle y|`."""
+    only_x, only_y = Counter(x) - Counter(y), Counter(y) - Counter(x)
+    if relation == "bounded":
+        return sum(only_x.values())
+    return sum(only_x.values()) + sum(only_y.values())
+
+
+def _naive_datasets(ball: _Ball) -> list[tuple[float, ...]]:
+    """Every distinct dataset the universe can form: of the release's size (bounded) or any non-empty size."""
+    universe = tuple(ball.universe.tolist())
+    sizes = [ball.release.size] if ball.relation == "bounded" else range(1, len(universe) + 1)
+    moves = len(universe) ** 2 if ball.relation == "bounded" else len(universe)  # neighbours of one dataset, at most
+    _check_work(sum(math.comb(len(universe), s) for s in sizes) * moves)
+    return list(dict.fromkeys(y for s in sizes for y in itertools.combinations(universe, s)))
+
+
+def _naive_at_distance(ball: _Ball, k: int) -> float:
+    r""":math:`A^{(k)}(x) = \max \{LS(y) : d(x, y) \le k\}`, straight from the definition."""
+    x = tuple(ball.release.tolist())
+    ball_k = [y for y in _naive_datasets(ball) if _distance(x, y, ball.relation) <= k]
+    return max(local_sensitivity(y, ball.universe, ball.query, relation=ball.relation, method="naive") for y in ball_k)
+
+
+# --- fast: shells of distinct multisets, every query value evaluated in batches
+def _check_work(pairs: int) -> None:
+    if pairs > MAX_PAIRS:
+        raise ValueError(f"this computation would examine {pairs:,} (dataset, neighbour) pairs, above the limit of "
+                         f"{MAX_PAIRS:,}; use a smaller universe or release")
+
+
+def _moves(ball: _Ball) -> int:
+    """Neighbour candidates of one dataset: a replacement (value p by value q) or an addition or a removal."""
+    return ball.values.size ** 2 if ball.relation == "bounded" else 2 * ball.values.size
+
+
+def _shell_work(ball: _Ball, d: int) -> int:
+    """(dataset, neighbour) candidates examined at distance ``d``: every (removed, added) choice, times the
+    neighbour moves of each dataset (one replacement: d_U^2; one addition or removal: 2 d_U)."""
+    spare = ball.capacity - ball.own
+    choices = sum(count_submultisets(ball.own, i) * count_submultisets(spare, j) for i, j in ball.families(d))
+    return _moves(ball) * choices
+
+
+def _shell(ball: _Ball, d: int) -> np.ndarray:
+    r"""The distinct datasets at distance exactly ``d``, as count vectors :math:`y = x - r + a`.
+
+    :math:`r \subseteq x`, :math:`a \subseteq U - x`, and no value both removed and added: then
+    :math:`r = (x - y)^+` and :math:`a = (y - x)^+`, so each dataset appears once.
+    """
+    spare = ball.capacity - ball.own
+    blocks = [np.zeros((0, ball.values.size), dtype=np.int64)]
+    for i, j in ball.families(d):
+        removed, added = submultisets(ball.own, i), submultisets(spare, j)
+        r = np.repeat(removed, len(added), axis=0)
+        a = np.tile(added, (len(removed), 1))
+        disjoint = ~((r > 0) & (a > 0)).any(axis=1)
+        blocks.append(ball.own - r[disjoint] + a[disjoint])
+    return np.vstack(blocks)
+
+
+def _query_by_key(ball: _Ball, keys: np.ndarray, weights: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Evaluate the query once on each distinct dataset among ``keys``: (sorted keys, values)."""
+    keys = np.unique(keys)
+    counts = np.empty((keys.size, ball.values.size), dtype=np.int64)
+    rest = keys.copy()
+    for v in range(ball.values.size):  # mixed-radix digits
+        rest, counts[:, v] = np.divmod(rest, ball.capacity[v] + 1)
+    sizes = counts.sum(axis=1)
+    f = np.empty(keys.size)
+    for s in np.unique(sizes):
+        f[sizes == s] = ball.resolved.on_rows(counts_to_rows(ball.values, counts[sizes == s]))
+    return keys, f
+
+
+def _local_sensitivities(ball: _Ball, shell: np.ndarray) -> np.ndarray:
+    r""":math:`LS(y)` at distance 1 for every dataset of ``shell``, as
+    :math:`\max(f(y) - \min f(y'), \max f(y') - f(y))` over the neighbours :math:`y'` (exactly the values
+    :func:`dpteach.sensitivity.local_sensitivity` compares: replace one record by one of another value, or add one,
+    or remove one if two or more remain)."""
+    d_u = ball.values.size
+    weights = np.concatenate([[1], np.cumprod(ball.capacity[:-1] + 1)]).astype(np.int64)
+    keys = shell @ weights
+    if ball.relation == "bounded":
+        step = weights[None, None, :] - weights[None, :, None]  # remove value p, add value q
+        can = (shell[:, :, None] > 0) & (shell[:, None, :] < ball.capacity[None, None, :]) & ~np.eye(d_u, dtype=bool)
+        moved = keys[:, None, None] + step
+    else:
+        step = np.concatenate([-weights, weights])
+        can = np.concatenate([(shell > 0) & (shell.sum(axis=1, keepdims=True) >= 2), shell < ball.capacity], axis=1)
+        moved = keys[:, None] + step[None, :]
+    moved, can = moved.reshape(len(shell), -1), can.reshape(len(shell), -1)
+    table_keys, table_f = _query_by_key(ball, np.concatenate([keys, moved[can]]), weights)
+    f_y = table_f[np.searchsorted(table_keys, keys)]
+    f_nb = table_f[np.minimum(np.searchsorted(table_keys, moved), table_keys.size - 1)]
+    high = np.where(can, f_nb, -np.inf).max(axis=1, initial=-np.inf)
+    low = np.where(can, f_nb, np.inf).min(axis=1, initial=np.inf)
+    return np.maximum(0.0, np.maximum(f_y - low, high - f_y))
+
+
+def _shell_maxima(ball: _Ball, distances: Iterable[int]) -> Iterator[tuple[int, float]]:
+    """:math:`M_d = \\max \\{LS(y) : d(x, y) = d\\}` shell by shell, with the work budget and a progress bar."""
+    distances = list(distances)
+    planned = sum(_shell_work(ball, d) for d in distances)
+    spent = 0
+    with tqdm(total=planned, desc=f"smooth ({ball.relation})", unit="pair", unit_scale=True,
+              disable=planned <= PROGRESS_ABOVE) as bar:
+        for d in distances:
+            work = _shell_work(ball, d)
+            spent += work
+            _check_work(spent)
+            shell = _shell(ball, d)
+            rows = max(1, _CHUNK_CELLS // _moves(ball))
+            top = 0.0
+            for start in range(0, len(shell), rows):
+                top = max(top, float(_local_sensitivities(ball, shell[start:start + rows]).max()))
+            bar.update(work)
+            yield d, top
+
+
+_CHUNK_CELLS = 2_000_000
+
+
+def _global_bound(ball: _Ball) -> float | None:
+    r"""An upper bound on every :math:`LS(y)` of the universe, from the engine's closed forms (None without one).
+
+    Bounded: :math:`GS` over releases of size :math:`n`. Symmetric: the largest :math:`GS` over every size
+    :math:`1 \dots |U|`. ``method="fast"`` of :func:`dpteach.sensitivity.global_sensitivity` is exact on whole
+    numbers and rounded up otherwise (:func:`dpteach.exact.round_up`), so it is never below an enumerated value.
+    """
+    if not has_closed_form(ball.resolved.name):
+        return None
+    sizes = [ball.release.size] if ball.relation == "bounded" else range(1, ball.universe.size + 1)
+    return max(global_sensitivity(ball.universe, s, ball.resolved.name, relation=ball.relation) for s in sizes)
+
+
+def local_sensitivity_at_distance(
+    release: ArrayLike, universe: ArrayLike, query: Query, k: int, *, relation: str = "bounded",
+    method: str = "fast",
+) -> float:
+    r""":math:`A^{(k)}(x) = \max \{ LS(y) : y \subseteq U,\ d(x, y) \le k \}`: the largest local sensitivity (at
+    distance 1) of any dataset drawn from ``universe`` within distance ``k`` of ``release``. Notebook 07.
+
+    :math:`k = 0` gives :math:`LS(x)`. ``relation`` is ``"bounded"`` (datasets of the release's size,
+    :math:`d` = records replaced) or ``"symmetric"`` (non-empty datasets of any size, :math:`d = |x \triangle y|`,
+    add/remove DP); :math:`LS` is :func:`dpteach.sensitivity.local_sensitivity` at :math:`k = 1` under the same
+    relation. ``k`` runs from 0 to the largest distance the universe allows (bounded :math:`\min(n, |U| - n)`,
+    symmetric :math:`|U|`, or :math:`|U| - 1` when the release is the whole universe).
+
+    ``method="naive"`` follows the definition: every dataset by positions, its distance by counting, its
+    :math:`LS` by :func:`dpteach.sensitivity.local_sensitivity` with ``method="naive"``. ``"fast"`` lists each
+    distinct dataset once, shell by shell (:math:`A^{(k)} = \max_{d \le k} M_d` with :math:`M_d` the largest
+    :math:`LS` at distance exactly :math:`d`), and evaluates the query once per distinct dataset in numpy batches.
+    Both compare the same query values, so they agree bit for bit. Work above :data:`dpteach.sensitivity.MAX_PAIRS`
+    (dataset, neighbour) pairs raises ``ValueError``; above :data:`dpteach.sensitivity.PROGRESS_ABOVE` a bar shows.
+    """
+    _check_method(method)
+    ball = _ball(release, universe, query, relation)
+    k = _check_k(ball, k)
+    if method == "naive":
+        return _naive_at_distance(ball, k)
+    return max(m for _, m in _shell_maxima(ball, range(k + 1)))
+
+
+def local_sensitivity_by_distance(
+    release: ArrayLike, universe: ArrayLike, query: Query, *, relation: str = "bounded", method: str = "fast",
+) -> np.ndarray:
+    r"""The whole curve :math:`A^{(0)}(x), A^{(1)}(x), \dots` up to the largest distance the universe allows
+    (:func:`local_sensitivity_at_distance` for every ``k``, in one pass over the shells). Notebook 07."""
+    _check_method(method)
+    ball = _ball(release, universe, query, relation)
+    if method == "naive":
+        return np.array([_naive_at_distance(ball, k) for k in range(ball.largest_distance + 1)])
+    return np.maximum.accumulate([m for _, m in _shell_maxima(ball, range(ball.largest_distance + 1))])
+
+
+def smooth_sensitivity(
+    release: ArrayLike, universe: ArrayLike, query: Query, *, beta: float, relation: str = "bounded",
+    method: str = "fast",
+) -> float:
+    r"""The exact :math:`\beta`-smooth sensitivity :math:`S^*(x) = \max_{k \ge 0} e^{-\beta k} A^{(k)}(x)` of
+    ``release`` among the datasets ``universe`` can form, :math:`k` over every distance the universe allows
+    (NRS 2007, Definition 2.2 and Proposition 3.1). Notebook 07.
+
+    It is :math:`\beta`-smooth: for neighbours :math:`x, x'`, the ball of radius :math:`k` around :math:`x` lies
+    in the ball of radius :math:`k + 1` around :math:`x'`, so :math:`A^{(k)}(x) \le A^{(k+1)}(x')` and
+    :math:`S^*(x) \le e^{\beta} S^*(x')`; and :math:`LS(x) = A^{(0)}(x) \le S^*(x) \le \max_y LS(y) = GS`.
+
+    **Shells.** With :math:`M_d` the largest :math:`LS` at distance exactly :math:`d`,
+    :math:`A^{(k)} = \max_{d \le k} M_d`, and
+    :math:`\max_k e^{-\beta k} \max_{d \le k} M_d = \max_d M_d \max_{k \ge d} e^{-\beta k} = \max_d e^{-\beta d} M_d`.
+
+    **When the loop may stop.** Let :math:`G \ge LS(y)` for every dataset :math:`y` of the universe (the global
+    sensitivity, from the engine's closed forms) and let :math:`s` be the best :math:`e^{-\beta d'} M_{d'}` over
+    the shells :math:`d' < d` done so far. If :math:`e^{-\beta d} G \le s`, then for every :math:`d'' \ge d`,
+    :math:`e^{-\beta d''} M_{d''} \le e^{-\beta d} G \le s`, so no later shell can raise the maximum and the loop
+    stops with :math:`S^* = s`. (In floating point too: :math:`-\beta d` and ``exp`` are monotone in :math:`d`,
+    and products round monotonically.) ``std``, ``var`` and callables have no closed form here, so every shell is
+    computed. ``method="naive"`` takes the definition literally: :math:`A^{(k)}` from scratch for every :math:`k`,
+    then the maximum. The two agree bit for bit.
+    """
+    _check_method(method)
+    beta = check_positive("beta", beta)
+    ball = _ball(release, universe, query, relation)
+    distances = range(ball.largest_distance + 1)
+    if method == "naive":
+        return max(math.exp(-beta * k) * _naive_at_distance(ball, k) for k in distances)
+    bound = _global_bound(ball)
+    shells = _shell_maxima(ball, distances)
+    best = 0.0
+    for d in distances:
+        if bound is not None and d > 0 and math.exp(-beta * d) * bound <= best:
+            break
+        best = max(best, math.exp(-beta * d) * next(shells)[1])
+    shells.close()
+    return best

@@ -1,4 +1,4 @@
-"""An interactive sensitivity explorer for notebooks 01 and 02 (ipywidgets).
+"""Interactive explorers (ipywidgets): sensitivity for notebooks 01 and 02, smooth sensitivity for notebook 07.
 
 The computation lives in :func:`explain`, a plain function the tests call; the widget only wires
 controls to it. Without a widget front end (CI, nbconvert) the notebooks still run: the static figures
@@ -7,6 +7,7 @@ never depend on the explorer.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -21,6 +22,7 @@ from dpteach.sensitivity import (
     local_sensitivity,
     neighbours_of,
 )
+from dpteach.smooth import SMOOTH_RELATIONS, local_sensitivity_by_distance, smooth_sensitivity
 
 SCOPES: tuple[str, ...] = ("global", "local")
 
@@ -120,3 +122,65 @@ def sensitivity_explorer(universe: pd.DataFrame | Mapping[str, Sequence[float]],
         control.observe(refresh, names="value")
     refresh()
     return w.VBox([w.HBox([column, query]), relation, scope, k, out])
+
+
+# --------------------------------------------------------------------------------------------- smooth (notebook 07)
+@dataclass(frozen=True)
+class SmoothExplanation:
+    r"""One release's curve :math:`A^{(k)}`, its discounted values :math:`e^{-\beta k} A^{(k)}` and :math:`S^*`."""
+
+    release: tuple[float, ...]
+    beta: float
+    curve: pd.DataFrame  # columns k, A(k), e^(-beta k) A(k)
+    smooth: float
+
+    @property
+    def attained_at(self) -> int:
+        """The smallest distance :math:`k` whose discounted value is :math:`S^*`."""
+        return int(self.curve["k"][self.curve["discounted"] == self.smooth].min())
+
+    def to_html(self) -> str:
+        shown = self.curve.set_index("k").rename(columns={"A": "A⁽ᵏ⁾", "discounted": "e^(−βk)·A⁽ᵏ⁾"}).T
+        return (f"<b>S* = {self.smooth:.4g}</b> for release {self.release} at β = {self.beta:g}, attained at "
+                f"k = {self.attained_at} (LS = A⁽⁰⁾ = {self.curve['A'][0]:.4g}):"
+                f"{shown.to_html(float_format=lambda v: f'{v:.4g}')}")
+
+
+def explain_smooth(
+    release: Sequence[float], universe: Sequence[float] | np.ndarray, query: str, *, beta: float,
+    relation: str = "bounded",
+) -> SmoothExplanation:
+    r"""The smooth explorer's computation: :math:`A^{(k)}` for every distance and :math:`S^*`
+    (:func:`dpteach.smooth.local_sensitivity_by_distance`, :func:`dpteach.smooth.smooth_sensitivity`)."""
+    curve = local_sensitivity_by_distance(release, universe, query, relation=relation)
+    s = smooth_sensitivity(release, universe, query, beta=beta, relation=relation)
+    discounted = [math.exp(-beta * k) * a for k, a in enumerate(curve)]  # as smooth_sensitivity computes them
+    table = pd.DataFrame({"k": np.arange(curve.size), "A": curve, "discounted": discounted})
+    return SmoothExplanation(as_tuple(release), float(beta), table, s)
+
+
+def smooth_explorer(universe: Sequence[float] | np.ndarray, size: int) -> w.VBox:
+    """Controls for query, release (every distinct release of ``size`` records), relation and β; shows
+    :math:`A^{(k)}`, :math:`e^{-\\beta k} A^{(k)}` and :math:`S^*`. It opens on the median of the first release,
+    bounded, β = 0.5. Notebook 07."""
+    values = as_dataset(universe, "universe")
+    size = check_int("size", size, 2, values.size, high_label=f"|universe| = {values.size}")
+    distinct, capacity = distinct_counts(values)
+    releases = sorted(as_tuple(row) for row in counts_to_rows(distinct, submultisets(capacity, size)))
+    query = w.Dropdown(options=list(QUERIES), value="median", description="query")
+    release = w.Dropdown(options=[(str(r), r) for r in releases], value=releases[0], description="release")
+    relation = w.ToggleButtons(options=list(SMOOTH_RELATIONS), description="relation")
+    beta = w.FloatSlider(value=0.5, min=0.01, max=2.0, step=0.01, readout_format=".2f", description="β")
+    out = w.HTML()
+
+    def refresh(_: object = None) -> None:
+        try:
+            out.value = explain_smooth(release.value, values, query.value, beta=beta.value,
+                                       relation=relation.value).to_html()
+        except ValueError as error:
+            out.value = f"<i>{error}</i>"
+
+    for control in (query, release, relation, beta):
+        control.observe(refresh, names="value")
+    refresh()
+    return w.VBox([w.HBox([query, release]), relation, beta, out])

@@ -304,6 +304,10 @@ SPECS: tuple[Spec, ...] = (
     _spec(widgets.sensitivity_explorer, {"universe": {"c": UNIVERSE}, "size": 3},
           universe=st.sampled_from([None, 1, "abc", [1, 2, 3], {}, {"c": []}, {"c": ["a"]}]),
           size=int_bad(1, 5)),
+    _spec(widgets.explain_smooth, {"release": [1.0, 2.0, 3.0], "universe": UNIVERSE, "query": "median", "beta": 0.5},
+          release=data_bad() | st.just([99.0]), universe=data_bad() | UNSAFE_UNIVERSE, query=name_bad(QUERY_NAMES),
+          beta=positive_bad(), relation=name_bad(smooth.SMOOTH_RELATIONS)),
+    _spec(widgets.smooth_explorer, {"universe": UNIVERSE, "size": 3}, universe=data_bad(), size=int_bad(2, 5)),
     # plotting
     _spec(plotting.setup, {"images_dir": None, "language": "en"},
           images_dir=st.sampled_from([1, 2.5, ["images"], Opaque()]), language=name_bad(plotting.LANGUAGES)),
@@ -321,6 +325,11 @@ SPECS: tuple[Spec, ...] = (
           panels=st.sampled_from([None, {}, {"p": None}, {"p": {}}, {"p": {"a": [1.0]}},
                                   {"p": {"a": pd.Series([math.nan], [1])}}]),
           ylabel=NOT_A_STR, title=NOT_A_STR),
+    _spec(plotting.plot_smooth_between, {"panels": {"p": pd.DataFrame({"LS": [1.0], "S*": [2.0], "GS": [4.0]})},
+                                         "title": "t"}, title=NOT_A_STR,
+          panels=st.sampled_from([None, {}, {"p": None}, {"p": pd.DataFrame()}, {"p": _grid()},
+                                  {"p": pd.DataFrame({"LS": [1.0], "S*": [2.0], "GS": [math.nan]})},
+                                  {"p": pd.DataFrame({"LS": ["a"], "S*": [2.0], "GS": [4.0]})}])),
     _spec(plotting.style_neighbour_table, {"table": NEIGHBOUR_TABLE, "uuid": "u"},
           table=NOT_A_FRAME | st.just(_grid()), uuid=NOT_A_STR),
     _spec(plotting.plot_audit_verdicts, {"panels": {"p": {"a": (0.5, 1.0, True)}}, "title": "t"}, title=NOT_A_STR,
@@ -394,10 +403,18 @@ SPECS: tuple[Spec, ...] = (
           rng=NOT_AN_RNG, gamma=st.floats(min_value=-1e6, max_value=1.0, allow_nan=False) | NON_FINITE | NOT_A_NUMBER),
     _spec(smooth.smoothed_local_sensitivity, {"ls_at_distance": [1.0, 2.0], "beta": 0.1},
           ls_at_distance=data_bad() | st.just([-1.0]), beta=positive_bad()),
-    _spec(smooth.smooth_sensitivity, {"ls_at_distance": [1.0, 2.0], "beta": 0.1},
+    _spec(smooth.smooth_sensitivity_of_curve, {"ls_at_distance": [1.0, 2.0], "beta": 0.1},
           ls_at_distance=data_bad() | st.just([-1.0]), beta=positive_bad()),
     _spec(smooth.smooth_sensitivity_median, {"data": DATA, "lower": 0.0, "upper": 10.0, "beta": 0.1},
           data=data_bad(), lower=above(10.0) | real_bad(), upper=below(0.0) | real_bad(), beta=positive_bad()),
+    *(_spec(function, {"release": [1.0, 2.0, 3.0], "universe": UNIVERSE, "query": "median", **extra},
+            release=data_bad() | st.just([99.0]) | st.just([1.0]), universe=data_bad() | UNSAFE_UNIVERSE,
+            query=name_bad(QUERY_NAMES), relation=name_bad(smooth.SMOOTH_RELATIONS), method=name_bad(("fast", "naive")),
+            **bad)
+      for function, extra, bad in (
+          (smooth.local_sensitivity_at_distance, {"k": 1}, {"k": int_bad(0, 2)}),
+          (smooth.local_sensitivity_by_distance, {}, {}),
+          (smooth.smooth_sensitivity, {"beta": 0.5}, {"beta": positive_bad()}))),
     _spec(smooth.smooth_median_release, {"data": DATA, "lower": 0.0, "upper": 10.0, "epsilon": 1.0,
                                          "delta": 0.01, "rng": RNG},
           data=data_bad(), lower=above(10.0) | real_bad(), upper=below(0.0) | real_bad(), epsilon=positive_bad(),
@@ -417,7 +434,8 @@ EXCUSED: dict[str, str] = {
     **{f"dpteach.{name}": "a result record built by the package" for name in (
         "audit.AuditResult", "ptr.PTRRelease", "smooth.SmoothRelease", "saa.SAARelease",
         "transformations.Transformed", "transformations.StabilityCheck", "queries.ResolvedQuery",
-        "widgets.Explanation", "datasets.BlogFigure", "audit.AuditCase", "audit.AuditPair")},
+        "widgets.Explanation", "widgets.SmoothExplanation", "datasets.BlogFigure", "audit.AuditCase",
+        "audit.AuditPair")},
     # engine internals: only ever called on arrays that as_dataset has already checked
     **{f"dpteach.neighbours.{name}": "engine internal, called on checked arrays only" for name in (
         "distinct_counts", "count_submultisets", "submultisets", "counts_to_rows", "counts_of", "as_tuple",

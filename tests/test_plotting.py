@@ -110,3 +110,15 @@ def test_audit_verdicts_draw_a_bar_per_mechanism_coloured_by_verdict_with_the_cl
     assert [seg[0][1] for seg in first.collections[0].get_segments()] == [1.0, 1.0]
     assert first.get_ylim()[1] > 1.9 and fig.axes[1].get_ylim()[1] > 3.0
     assert sum(ax.get_visible() for ax in fig.axes) == 2
+
+
+def test_smooth_between_draws_fractions_of_gs_and_notes_a_zero_row() -> None:
+    frame = pd.DataFrame({"LS": [1.0, 0.0], "S*, β = 1": [2.0, 0.0], "GS": [4.0, 0.0]}, index=["median", "count"])
+    fig = plotting.plot_smooth_between({"col": frame}, title="t")
+    ax = fig.axes[0]
+    dots = [line.get_xdata()[0] for line in ax.lines if line.get_marker() == "o"]
+    assert dots == [0.5]  # S* / GS for the median; the count (GS = 0) gets no marker
+    assert "0 everywhere" in [t.get_text() for t in ax.texts]
+    assert [t.get_text() for t in fig.legends[0].get_texts()] == ["S*, β = 1", "LS"]
+    with pytest.raises(ValueError, match="columns LS, one per beta, GS"):
+        plotting.plot_smooth_between({"col": frame[["GS", "LS"]]}, title="t")

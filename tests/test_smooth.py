@@ -18,8 +18,8 @@ from dpteach.smooth import (
     laplace_beta,
     smooth_median_release,
     smooth_median_release_pure,
-    smooth_sensitivity,
     smooth_sensitivity_median,
+    smooth_sensitivity_of_curve,
     smoothed_local_sensitivity,
 )
 
@@ -32,7 +32,7 @@ def test_laplace_beta_formula():
 
 def test_smoothed_mean_sensitivity_matches_the_pinned_adult_value():
     beta = laplace_beta(1.0, 1 / N_ADULT**2)
-    s = smooth_sensitivity(book_mean_ls_at_distance(N_ADULT, np.arange(200), 100.0), beta)
+    s = smooth_sensitivity_of_curve(book_mean_ls_at_distance(N_ADULT, np.arange(200), 100.0), beta)
     assert 2 * s == pytest.approx(0.006142128861863522, rel=1e-12)
 
 
@@ -46,7 +46,7 @@ def test_corrected_mean_smooth_sensitivity_peaks_at_distance_zero_over_all_k():
 def test_smoothed_local_sensitivity_discounts_by_distance():
     curve = smoothed_local_sensitivity([1.0, 1.0, 4.0], 0.5)
     np.testing.assert_allclose(curve, [1.0, math.exp(-0.5), 4 * math.exp(-1.0)])
-    assert smooth_sensitivity([1.0, 1.0, 4.0], 0.5) == pytest.approx(4 * math.exp(-1.0))
+    assert smooth_sensitivity_of_curve([1.0, 1.0, 4.0], 0.5) == pytest.approx(4 * math.exp(-1.0))
 
 
 @pytest.mark.parametrize(
@@ -55,7 +55,7 @@ def test_smoothed_local_sensitivity_discounts_by_distance():
 )
 def test_smooth_sensitivity_rejects_bad_input(values, beta, message):
     with pytest.raises(ValueError, match=message):
-        smooth_sensitivity(values, beta)
+        smooth_sensitivity_of_curve(values, beta)
 
 
 def _median(values):

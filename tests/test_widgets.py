@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from dpteach import global_sensitivity
 from dpteach.datasets import large_universe
-from dpteach.widgets import explain, largest_k, sensitivity_explorer
+from dpteach.smooth import smooth_sensitivity
+from dpteach.widgets import explain, explain_smooth, largest_k, sensitivity_explorer, smooth_explorer
 
 UNIVERSE = [1, 2, 3, 10, 11]
 
@@ -88,3 +91,35 @@ def test_explorer_offers_the_group_distance() -> None:
     assert "(1, 2, 3, 20)" in box.children[-1].value
     controls["relation"].value = "unbounded"
     assert box.children[-1].value.startswith("<b>sensitivity = 29.5")  # the blog's exactly-4 number
+
+
+def test_explain_smooth_gives_the_curve_and_where_s_star_is_attained() -> None:
+    result = explain_smooth((1, 2, 3), UNIVERSE, "median", beta=0.5)
+    assert result.curve["A"].tolist() == [1, 8, 8]
+    assert result.smooth == smooth_sensitivity((1, 2, 3), UNIVERSE, "median", beta=0.5)
+    assert result.attained_at == 1
+    assert result.smooth == result.curve["discounted"].max()
+    assert result.to_html().startswith(f"<b>S* = {result.smooth:.4g}</b> for release (1, 2, 3)")
+
+
+def test_smooth_explorer_updates_when_a_control_changes() -> None:
+    box = smooth_explorer(UNIVERSE, 3)
+    controls = _controls(box)
+    output = box.children[-1]
+    assert (controls["query"].value, controls["release"].value, controls["relation"].value) == (
+        "median", (1, 2, 3), "bounded")
+    assert output.value.startswith("<b>S* = 4.852</b>")  # 8 e^(-0.5): the neighbour (1, 2, 10) has LS 8
+    controls["release"].value = (1, 2, 10)
+    assert output.value.startswith("<b>S* = 8</b>")
+    controls["β"].value = 0.01
+    controls["release"].value = (1, 2, 3)
+    assert output.value.startswith(f"<b>S* = {8 * math.exp(-0.01):.4g}</b>")
+    controls["relation"].value = "symmetric"
+    expected = smooth_sensitivity((1, 2, 3), UNIVERSE, "median", beta=controls["β"].value, relation="symmetric")
+    assert output.value.startswith(f"<b>S* = {expected:.4g}</b>")
+    assert "unbounded" not in controls["relation"].options
+
+
+def test_smooth_explorer_rejects_a_release_size_it_cannot_smooth() -> None:
+    with pytest.raises(ValueError, match="size must be >= 2"):
+        smooth_explorer(UNIVERSE, 1)
