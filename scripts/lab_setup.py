@@ -20,6 +20,7 @@ import argparse
 import json
 from pathlib import Path
 
+import json5  # comes with JupyterLab (jupyterlab-server reads its settings with it)
 from cjk_webfont import lab_css
 
 PRESENTING = "body[data-jp-deck-mode='presenting']"
@@ -52,7 +53,8 @@ def custom_css() -> str:
 
 
 def _settings(path: Path) -> dict:
-    return json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+    """A user-settings file as JupyterLab writes it: JSON5, with comments (plain JSON would fail on it)."""
+    return json5.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
 
 
 def _write(path: Path, value: dict) -> Path:

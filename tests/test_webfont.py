@@ -58,7 +58,9 @@ def test_lab_setup_resets_presentation_mode_and_keeps_user_shortcuts(tmp_path: P
     settings = tmp_path / "settings"
     deck = settings / "jupyterlab-slideshow" / "plugin.jupyterlab-settings"
     deck.parent.mkdir(parents=True)
-    deck.write_text(json.dumps({"active": True, "showCodeCellPrompt": True}))
+    # as JupyterLab saves it: JSON5 with comments
+    deck.write_text('{\n    // Slideshow\n    // jupyterlab-slideshow:plugin\n    "active": true,\n'
+                    '    "showCodeCellPrompt": true\n}')
     shortcuts = settings / "@jupyterlab" / "shortcuts-extension" / "shortcuts.jupyterlab-settings"
     shortcuts.parent.mkdir(parents=True)
     own = {"command": "notebook:run-cell", "keys": ["F5"], "selector": ".jp-Notebook"}

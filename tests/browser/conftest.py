@@ -19,7 +19,7 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -82,12 +82,13 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-@dataclass(frozen=True)
+@dataclass
 class Lab:
     url: str
     token: str
     root: Path  # the throwaway copy JupyterLab serves
     log: Path
+    restart: Callable[[], None]  # stop the server, run the set-up as `make lab` does, start it again
 
     def notebook_url(self, relative: str) -> str:
         return f"{self.url}lab/tree/{relative}?token={self.token}"
@@ -158,25 +159,35 @@ def lab(browser: object) -> Iterator[Lab]:
             import lab_setup
         finally:
             sys.path.pop(0)
-        lab_setup.install(home / "config", home / "settings")
         port, token = _free_port(), secrets.token_hex(16)
-        log = Path(tmp) / "lab.log"
-        with log.open("wb") as out:
-            proc = subprocess.Popen(
-                [str(jupyter), "lab", "--no-browser", "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={port}",
-                 "--ServerApp.port_retries=0", f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root}",
-                 "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
-                 "--LabApp.extension_manager=readonly", "--LabApp.expose_app_in_browser=True",
-                 "--LabApp.custom_css=True",
-                 *(["--allow-root"] if os.geteuid() == 0 else [])],
-                cwd=root, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
-            )
+        url, log = f"http://127.0.0.1:{port}/", Path(tmp) / "lab.log"
+        procs: list[subprocess.Popen[bytes]] = []
+
+        def start() -> None:
+            lab_setup.install(home / "config", home / "settings")
+            with log.open("ab") as out:
+                procs.append(subprocess.Popen(
+                    [str(jupyter), "lab", "--no-browser", "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={port}",
+                     "--ServerApp.port_retries=0", f"--IdentityProvider.token={token}",
+                     f"--ServerApp.root_dir={root}",
+                     "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+                     "--LabApp.extension_manager=readonly", "--LabApp.expose_app_in_browser=True",
+                     "--LabApp.custom_css=True",
+                     *(["--allow-root"] if os.geteuid() == 0 else [])],
+                    cwd=root, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
+                ))
+            _wait_until_up(f"{url}api/status?token={token}", procs[-1], log)
+
+        def restart() -> None:
+            _stop(procs[-1])
+            start()
+
         try:
-            url = f"http://127.0.0.1:{port}/"
-            _wait_until_up(f"{url}api/status?token={token}", proc, log)
-            yield Lab(url=url, token=token, root=root, log=log)
+            start()
+            yield Lab(url=url, token=token, root=root, log=log, restart=restart)
         finally:
-            _stop(proc)
+            for proc in procs:
+                _stop(proc)
 
 
 @pytest.fixture(scope="session")

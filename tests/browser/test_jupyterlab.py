@@ -11,6 +11,7 @@ JupyterLab serves a throwaway copy of the course (see conftest.py), so nothing h
 from __future__ import annotations
 
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -350,5 +351,44 @@ def test_chinese_deck_renders_with_the_bundled_font(browser: Any, decks: list[Pa
         for selector in (".reveal h1", ".reveal .jp-RenderedMarkdown p"):
             stack = page.locator(selector).first.evaluate("(el) => getComputedStyle(el).fontFamily")
             _assert_no_tofu(page, chars, stack)
+    finally:
+        context.close()
+
+
+def test_jupyterlab_restarted_during_a_presentation_opens_normally(lab: Any, browser: Any,
+                                                                    screenshots: Path) -> None:
+    """The worst case for a sticky presentation mode: JupyterLab is stopped while the deck is still on screen.
+
+    jupyterlab-slideshow has then saved ``"active": true``; the server is restarted the way `make lab` starts it
+    (scripts/lab_setup.py first), and a fresh page must show the normal interface. Runs last: it restarts the
+    server under the other tests' pages.
+    """
+    settings = lab.root.parent / "home" / "settings" / "jupyterlab-slideshow" / "plugin.jupyterlab-settings"
+    context = browser.new_context(viewport=SCREEN)
+    try:
+        page = context.new_page()
+        page.set_default_timeout(TIMEOUT)
+        page.goto(lab.notebook_url(NOTEBOOK), wait_until="domcontentloaded")
+        page.wait_for_selector(".jp-NotebookPanel .jp-Notebook .jp-Cell")
+        page.locator('.jp-NotebookPanel-toolbar [data-command="deck:toggle"]').first.click()
+        page.wait_for_selector(PRESENTING, state="attached")
+        deadline = time.monotonic() + TIMEOUT / 1000
+        while '"active":true' not in settings.read_text().replace(" ", "") and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert '"active":true' in settings.read_text().replace(" ", ""), \
+            "the extension no longer saves its mode: this test no longer exercises a sticky presentation mode"
+    finally:
+        context.close()
+    lab.restart()
+    context = browser.new_context(viewport=SCREEN)
+    try:
+        fresh = context.new_page()
+        fresh.set_default_timeout(TIMEOUT)
+        fresh.goto(lab.notebook_url(NOTEBOOK), wait_until="domcontentloaded")
+        fresh.wait_for_selector(".jp-NotebookPanel .jp-Notebook .jp-Cell")
+        fresh.wait_for_timeout(2000)  # time for a saved deck mode to come back, if it were saved
+        fresh.screenshot(path=str(screenshots / "jupyterlab_after_restart.png"))
+        assert fresh.locator("#jp-menu-panel .lm-MenuBar-itemLabel", has_text="File").is_visible()
+        assert fresh.locator(PRESENTING).count() == 0, "JupyterLab restarted in presentation mode"
     finally:
         context.close()
