@@ -47,9 +47,14 @@ CLICKER_KEYS = {  # key: (command, arguments)
 }
 
 
+# While presenting, long code lines wrap instead of running off the slide's right edge behind a scrollbar.
+WRAP_CODE = (f"{PRESENTING} .jp-Notebook .cm-content {{ white-space: pre-wrap; word-break: break-word;"
+             " overflow-wrap: anywhere; flex-shrink: 1; min-width: 0; }}\n")
+
+
 def custom_css() -> str:
     sizes = "".join(f"  {var}: {value};\n" for var, value in PRESENTATION_SIZES.items())
-    return lab_css() + f"{PRESENTING} {{\n{sizes}}}\n"
+    return lab_css() + f"{PRESENTING} {{\n{sizes}}}\n" + WRAP_CODE
 
 
 def _settings(path: Path) -> dict:

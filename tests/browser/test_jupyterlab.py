@@ -210,6 +210,9 @@ def test_text_is_large_enough_for_a_classroom(slideshow: Any, screenshots: Path)
     else:
         pytest.fail("no slide with both prose and code within 15 steps back")
     page.screenshot(path=str(screenshots / "deck_01_text_size.png"))
+    wide = page.evaluate(f"""() => [...document.querySelectorAll('{ONSCREEN} .cm-scroller')]
+        .filter(s => s.scrollWidth > s.clientWidth + 1).map(s => s.innerText.slice(0, 60))""")
+    assert wide == [], f"code runs off the slide sideways: {wide}"
     body_px = page.locator(PROSE).first.evaluate(RENDERED_PX)
     code_px = page.locator(CODE).first.evaluate(RENDERED_PX)
     # 0.1 px of slack for the sub-pixel rounding of the layout (24 px measures 23.99)
