@@ -23,7 +23,7 @@ $(STAMP): pyproject.toml $(LOCK)
 # Re-resolve the lock from pyproject.toml's ranges (newest allowed versions, one fork per Python where they differ).
 lock: $(STAMP)
 	$(BIN)/python -m pip install --quiet uv
-	$(BIN)/uv pip compile pyproject.toml --extra dev --universal --python-version 3.10 --no-header --quiet -o $(LOCK)
+	$(BIN)/uv pip compile pyproject.toml --extra dev --extra book --universal --python-version 3.10 --no-header --quiet -o $(LOCK)
 
 # The newest versions pyproject.toml allows, in a throwaway environment: unit tests and nbval, then the drift
 # from the lock. A failure here is what next year's student would meet; `make lock` adopts the new versions.
