@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 NBVAL := --nbval --nbval-current-env --nbval-sanitize-with notebooks/sanitize.cfg
 
-.PHONY: figures test lint unit nbval lab clean tumult-check slides test-browser bench lock test-latest
+.PHONY: figures test lint unit nbval lab clean tumult-check slides book test-browser bench lock test-latest
 
 LOCK := requirements.lock
 
@@ -71,8 +71,14 @@ slides: $(STAMP)
 	@command -v npm >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq npm)
 	$(BIN)/python scripts/build_slides.py
 
+# The course website in _build/book/ (open _build/book/index.html): every notebook as a page, rendered from its
+# committed outputs without running it, with the decks copied in for each page's slide link. MathJax and the
+# widget renderer come from the npm registry (cached in _build/book-generated/vendor); no page loads from a CDN.
+book: $(STAMP) slides
+	$(BIN)/python scripts/build_book.py
+
 # Playwright drives Debian's Chromium (no browser download); installing it with apt-get needs root, as CI has.
-test-browser: $(STAMP) slides
+test-browser: $(STAMP) slides book
 	@test -x /usr/bin/chromium || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium)
 	DPTEACH_REQUIRE_BROWSER=1 $(BIN)/python -m pytest -p no:cacheprovider tests/browser
 

@@ -46,6 +46,7 @@ html_static_path = ["_static", str(GENERATED)]
 # cjk.css carries the bundled Chinese font; its unicode-range keeps it to CJK characters (the zh edition, and its
 # title in every page's sidebar).
 html_css_files = ["dpteach-book.css", "cjk.css"]
+html_js_files = ["dpteach-book.js"]
 # The theme logs a console error for an empty mode (nothing stored yet, as in a fresh browser): start light.
 html_context = {"default_mode": "light"}
 html_sourcelink_suffix = ""  # the theme's download button then offers the .ipynb itself
