@@ -37,6 +37,7 @@ myst_heading_slug_func = "dpteach_book.jupyterlab_slug"
 # myst-nb would load require.js and the widget renderer from CDNs; these are the vendored copies.
 nb_ipywidgets_js = {
     "vendor/requirejs/require.js": {},
+    "dpteach-widgets.js": {},  # where the renderer's files are, and MathJax 2's typeset call for MathJax 3
     "vendor/html-manager/dist/embed-amd.js": {},
 }
 

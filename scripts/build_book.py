@@ -84,9 +84,9 @@ def write_redirect(out: Path) -> None:
 
 def outside_loads(out: Path) -> list[str]:
     """Every place in the site's pages, style sheets and scripts that would load from another host."""
-    found = []
+    found, skip = [], {out / "slides", out / "_static" / "vendor"}
     for path in sorted(out.rglob("*")):
-        if path.suffix not in {".html", ".css", ".js"} or {out / "slides", out / "_static" / "vendor"} & {*path.parents}:
+        if path.suffix not in {".html", ".css", ".js"} or skip & {*path.parents}:
             continue  # the decks are checked by scripts/build_slides.py; the npm packages by the browser tests
         found += [f"{path.relative_to(out)}: {hit}"
                   for hit in build_slides.outside_loads(path.read_text(encoding="utf-8", errors="replace"))]

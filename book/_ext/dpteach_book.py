@@ -1,4 +1,4 @@
-"""The course website's own Sphinx extension (loaded by book/conf.py): the links under each title and the table of contents.
+"""The course website's own Sphinx extension (book/conf.py): the links under each title, the table of contents.
 
 It changes only the text Sphinx parses; the notebooks on disk stay as committed.
 """
@@ -28,10 +28,11 @@ def _markdown_cell(source: str, name: str) -> dict[str, Any]:
     return {"cell_type": "markdown", "id": f"dpteach-book-{name}", "metadata": {}, "source": source}
 
 
-def _links(docname: str) -> str:
+def page_links(docname: str) -> str:
     """The notebook to download and its slide deck, shown under the page's title."""
     stem = Path(docname).name
     zh = stem.endswith(".zh")
+    # Chinese words here must be in scripts/cjk_webfont.py's SITE_TEXT (tests/test_webfont.py checks).
     download, deck = ("下载笔记本", "幻灯片") if zh else ("Download the notebook", "Slides")
     return ("{.dpteach-page-links}\n"
             f"{{download}}`{download} ({stem}.ipynb) <{stem}.ipynb>` · "
@@ -48,7 +49,7 @@ def _add_page_furniture(app: Any, docname: str, source: list[str]) -> None:
     title, _, rest = text.partition("\n")
     if first["cell_type"] != "markdown" or not title.startswith("# "):
         raise ValueError(f"{docname}: the first cell must open with the notebook's '# ' title")
-    first["source"] = f"{title}\n\n{_links(docname)}\n\n{rest}"
+    first["source"] = f"{title}\n\n{page_links(docname)}\n\n{rest}"
     if docname == app.config.root_doc:
         toc = "\n".join(["```{toctree}", ":hidden:", ":maxdepth: 1", "", *_notebooks(docname), "```"])
         nb["cells"].append(_markdown_cell(toc, "toc"))
