@@ -255,6 +255,23 @@ def test_each_notebook_page_has_its_notebook_deck_solutions_and_neighbours(brows
         visit.close()
 
 
+def test_saved_widgets_render(browser: Any, site: Path) -> None:
+    """The explorer widget is drawn from the state the notebook saved (no kernel: it shows, it does not react)."""
+    with_widgets = [nb for nb in _notebooks()
+                    if json.loads(nb.read_text(encoding="utf-8"))["metadata"].get("widgets")]
+    assert with_widgets, "no notebook saved widget state"
+    visit = Visit(browser)
+    try:
+        for notebook in with_widgets:
+            page = visit.open((site / "notebooks" / f"{notebook.stem}.html").as_uri())
+            page.locator(".jupyter-widgets .widget-slider").first.wait_for(state="visible")
+            text = page.locator(".jupyter-widgets .widget-html-content").first.inner_text()
+            assert text.startswith("sensitivity = "), f"{notebook.stem}: {text[:80]}"
+        assert visit.errors == [] and visit.outside == [], (visit.errors, visit.outside)
+    finally:
+        visit.close()
+
+
 def test_figures_are_shown_at_a_readable_size(browser: Any, site: Path) -> None:
     """On a 1440 px wide screen every output figure is drawn at >= 60% of its size, and links to its full size."""
     scales = {}
