@@ -31,7 +31,7 @@ LATEST := _build/latest-venv
 test-latest:
 	rm -rf $(LATEST) && $(PYTHON) -m venv $(LATEST)
 	$(LATEST)/bin/python -m pip install --quiet --upgrade pip
-	$(LATEST)/bin/python -m pip install --quiet --upgrade -e ".[dev]"
+	$(LATEST)/bin/python -m pip install --quiet --upgrade -e ".[dev,book]"
 	$(LATEST)/bin/python scripts/lock_drift.py $(LOCK)
 	$(LATEST)/bin/python -m pytest tests --ignore=tests/browser \
 	  --deselect tests/test_packaging.py::test_installed_versions_match_the_lock
