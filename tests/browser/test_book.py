@@ -162,6 +162,7 @@ def test_every_page_loads_offline_with_math_typeset_and_images(browser: Any, sit
                 page.screenshot(path=str(screenshots / f"book_{path.stem}.png"))
         finally:
             visit.close()
+    print(f"{len(pages)} pages, {typeset_total} formulas typeset")
     assert typeset_total > 100, f"only {typeset_total} formulas typeset in the whole site"
 
 
@@ -206,6 +207,7 @@ def test_every_internal_link_resolves(browser: Any, site: Path) -> None:
         elif fragment and base in ids and unquote(fragment) not in ids[base]:
             bad_anchor.append(f"{page} -> {target}")
     crawled = {Path(unquote(urlparse(u).path)) for u in ids}
+    print(f"crawled {len(ids)} pages, {len(links)} internal links, {len(broken)} broken, {len(bad_anchor)} bad anchors")
     unreached = {p for p in _pages(site) if p.parent.name == "notebooks"} - crawled
     assert unreached == set(), f"notebook pages no link reaches: {unreached}"
     assert broken == [], f"{len(broken)} of {len(links)} links broken:\n" + "\n".join(broken[:20])
