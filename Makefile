@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 NBVAL := --nbval --nbval-current-env --nbval-sanitize-with notebooks/sanitize.cfg
 
-.PHONY: figures test lint unit nbval lab clean tumult-check slides test-browser bench lock test-latest
+.PHONY: figures test lint unit nbval lab clean tumult-check slides book test-browser bench lock test-latest
 
 LOCK := requirements.lock
 
@@ -23,7 +23,7 @@ $(STAMP): pyproject.toml $(LOCK)
 # Re-resolve the lock from pyproject.toml's ranges (newest allowed versions, one fork per Python where they differ).
 lock: $(STAMP)
 	$(BIN)/python -m pip install --quiet uv
-	$(BIN)/uv pip compile pyproject.toml --extra dev --universal --python-version 3.10 --no-header --quiet -o $(LOCK)
+	$(BIN)/uv pip compile pyproject.toml --extra dev --extra book --universal --python-version 3.10 --no-header --quiet -o $(LOCK)
 
 # The newest versions pyproject.toml allows, in a throwaway environment: unit tests and nbval, then the drift
 # from the lock. A failure here is what next year's student would meet; `make lock` adopts the new versions.
@@ -31,7 +31,7 @@ LATEST := _build/latest-venv
 test-latest:
 	rm -rf $(LATEST) && $(PYTHON) -m venv $(LATEST)
 	$(LATEST)/bin/python -m pip install --quiet --upgrade pip
-	$(LATEST)/bin/python -m pip install --quiet --upgrade -e ".[dev]"
+	$(LATEST)/bin/python -m pip install --quiet --upgrade -e ".[dev,book]"
 	$(LATEST)/bin/python scripts/lock_drift.py $(LOCK)
 	$(LATEST)/bin/python -m pytest tests --ignore=tests/browser \
 	  --deselect tests/test_packaging.py::test_installed_versions_match_the_lock
@@ -71,8 +71,14 @@ slides: $(STAMP)
 	@command -v npm >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq npm)
 	$(BIN)/python scripts/build_slides.py
 
+# The course website in _build/book/ (open _build/book/index.html): every notebook as a page, rendered from its
+# committed outputs without running it, with the decks copied in for each page's slide link. MathJax and the
+# widget renderer come from the npm registry (cached in _build/book-generated/vendor); no page loads from a CDN.
+book: $(STAMP) slides
+	$(BIN)/python scripts/build_book.py
+
 # Playwright drives Debian's Chromium (no browser download); installing it with apt-get needs root, as CI has.
-test-browser: $(STAMP) slides
+test-browser: $(STAMP) slides book
 	@test -x /usr/bin/chromium || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium)
 	DPTEACH_REQUIRE_BROWSER=1 $(BIN)/python -m pytest -p no:cacheprovider tests/browser
 

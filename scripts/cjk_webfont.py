@@ -1,14 +1,15 @@
-"""The Chinese web font: a WOFF subset of Noto Sans CJK SC for the zh deck and for JupyterLab.
+"""The Chinese web font: a WOFF subset of Noto Sans CJK SC for the zh deck, the website and JupyterLab.
 
 Browsers on a machine without a Chinese system font draw empty boxes ("tofu") for Chinese text. The zh static
-deck and JupyterLab therefore carry their own font: ``dpteach/fonts/NotoSansCJKsc-Regular-web.woff`` holds every
-CJK character of the Chinese notebook (sources and outputs) plus those of the matplotlib subset beside it.
+deck, the course website and JupyterLab therefore carry their own font:
+``dpteach/fonts/NotoSansCJKsc-Regular-web.woff`` holds every CJK character of the Chinese notebook (sources and
+outputs), of the website's links (``SITE_TEXT``) and of the matplotlib subset beside it.
 
     python scripts/cjk_webfont.py FULL.ttc     # regenerate the WOFF (see dpteach/fonts/README.md)
 
 ``font_face_css()`` is the ``@font-face`` rule all of them use: scripts/build_slides.py puts it into the zh deck
-(``deck_css()``),
-scripts/lab_setup.py into JupyterLab's custom.css (``lab_css()``).
+(``deck_css()``), scripts/build_book.py into the website's cjk.css, scripts/lab_setup.py into JupyterLab's
+custom.css (``lab_css()``).
 The rule's ``unicode-range`` limits the font to CJK code points, so Latin text keeps its usual font.
 """
 
@@ -29,6 +30,8 @@ FAMILY = "dpteach Noto Sans CJK SC"
 # CJK radicals to ideographs, compatibility ideographs, vertical and compatibility forms, full-width forms.
 CJK_RANGES = ((0x2E80, 0x9FFF), (0xF900, 0xFAFF), (0xFE30, 0xFE4F), (0xFF00, 0xFFEF))
 UNICODE_RANGE = ", ".join(f"U+{lo:04X}-{hi:04X}" for lo, hi in CJK_RANGES)
+# The Chinese words of the course website's own links (book/_ext/dpteach_book.py: download, slides).
+SITE_TEXT = "下载笔记本幻灯片"
 # Face 2 of NotoSansCJK-Regular.ttc (Debian's fonts-noto-cjk) is the Simplified Chinese one.
 SC_FACE = 2
 
@@ -61,10 +64,11 @@ def covered_characters(font: Path = WEB_FONT) -> set[str]:
 
 
 def subset(full_font: Path, out: Path = WEB_FONT) -> set[str]:
-    """Cut the WOFF from the full collection: the notebooks' CJK characters and the plotting subset's."""
+    """Cut the WOFF from the full collection: the notebooks' CJK characters, the website's and the plotting
+    subset's."""
     from fontTools import subset as ft_subset
 
-    wanted = needed_characters() | {ch for ch in covered_characters(PLOT_FONT) if is_cjk(ch)}
+    wanted = needed_characters() | set(SITE_TEXT) | {ch for ch in covered_characters(PLOT_FONT) if is_cjk(ch)}
     options = ft_subset.Options()
     options.font_number = SC_FACE
     options.flavor = "woff"

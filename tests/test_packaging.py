@@ -36,7 +36,8 @@ def _normalise(requirement: str) -> str:
 
 def _declared() -> list[str]:
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
-    return project["dependencies"] + project["optional-dependencies"]["dev"]
+    extras = project["optional-dependencies"]
+    return project["dependencies"] + [r for extra in sorted(extras) for r in extras[extra]]
 
 
 def _pyproject_requirements() -> set[str]:

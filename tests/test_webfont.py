@@ -32,6 +32,16 @@ def test_the_web_font_has_every_chinese_character_of_the_notebooks() -> None:
                          " `python scripts/cjk_webfont.py NotoSansCJK-Regular.ttc` (dpteach/fonts/README.md)")
 
 
+def test_the_web_font_has_the_chinese_words_of_the_website() -> None:
+    spec = importlib.util.spec_from_file_location("dpteach_book", ROOT / "book" / "_ext" / "dpteach_book.py")
+    book = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(book)
+    words = {ch for ch in book.page_links("notebooks/03_x.zh") if CJK.is_cjk(ch)}
+    assert words and words <= set(CJK.SITE_TEXT), f"add {''.join(sorted(words - set(CJK.SITE_TEXT)))} to SITE_TEXT"
+    missing = set(CJK.SITE_TEXT) - CJK.covered_characters()
+    assert not missing, f"{''.join(sorted(missing))} lack a glyph; regenerate (dpteach/fonts/README.md)"
+
+
 def test_needed_characters_reads_sources_and_outputs(tmp_path: Path) -> None:
     nb = tmp_path / "x.zh.ipynb"
     nb.write_text('{"cells": [{"cell_type": "markdown", "source": ["敏感 abc"], "metadata": {}},'

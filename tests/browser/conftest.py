@@ -22,6 +22,7 @@ import urllib.request
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -42,6 +43,11 @@ CHROMIUM_ARGS = [
     "--disable-dev-shm-usage",
 ]
 LAB_START_TIMEOUT = 90  # seconds
+
+sys.path.insert(0, str(ROOT / "scripts"))
+import cjk_webfont  # noqa: E402
+
+sys.path.pop(0)
 
 
 def _missing(what: str) -> None:
@@ -202,3 +208,45 @@ def decks() -> list[Path]:
     built = sorted(SLIDES_OUT.glob("[0-9][0-9]_*.slides.html"))
     assert built, "scripts/build_slides.py built no deck"
     return built
+
+
+# Each character's width at 100 px in a font stack: Noto Sans CJK draws CJK characters one em wide, a Latin
+# font's missing-glyph box is narrower.
+MEASURE = """async ([chars, stacks, family]) => {
+    await document.fonts.load(`100px "${family}"`, chars.join(''));
+    const span = document.createElement('span');
+    span.style.cssText = 'position:absolute; font-size:100px; white-space:pre; visibility:hidden';
+    document.body.appendChild(span);
+    const out = {check: document.fonts.check(`100px "${family}"`, chars.join(''))};
+    for (const [name, stack] of Object.entries(stacks)) {
+        out[name] = chars.map(c => { span.style.fontFamily = stack; span.textContent = c;
+                                     return span.getBoundingClientRect().width; });
+    }
+    span.remove();
+    return out;
+}"""
+
+
+def _assert_no_tofu(page: Any, chars: list[str], stack: str) -> None:
+    """Every character draws one em wide in `stack`, and would not without the bundled font.
+
+    Where the stack without the bundled font also draws ideographs full width, the machine has a Chinese system
+    font and the check would prove nothing: the test says so instead of passing.
+    """
+    assert cjk_webfont.FAMILY in stack, f"the text does not use the bundled font: {stack}"
+    without = ", ".join(f for f in (s.strip() for s in stack.split(",")) if cjk_webfont.FAMILY not in f)
+    widths = page.evaluate(MEASURE, [chars, {"with": stack, "without": without}, cjk_webfont.FAMILY])
+    full_width_elsewhere = [c for c, w in zip(chars, widths["without"], strict=True)
+                            if abs(w - 100) < 1 and "\u4e00" <= c <= "\u9fff"]  # ideographs only
+    assert not full_width_elsewhere, (
+        f"this machine has a Chinese system font ({len(full_width_elsewhere)} characters drawn without the bundled"
+        " one), so the test cannot tell the bundled font works; run it where `fc-list :lang=zh` is empty")
+    tofu = [c for c, w in zip(chars, widths["with"], strict=True) if abs(w - 100) >= 1]
+    assert tofu == [], f"{len(tofu)} characters fall back to a missing glyph: {''.join(tofu)}"
+    assert widths["check"], "document.fonts.check: the bundled font is not ready for the characters"
+
+
+@pytest.fixture(scope="session")
+def no_tofu() -> Callable[[Any, list[str], str], None]:
+    """The check above, for the JupyterLab, deck and website tests of the Chinese edition."""
+    return _assert_no_tofu

@@ -283,43 +283,8 @@ def test_leaving_the_slideshow_leaves_jupyterlab_normal(slideshow: Any, lab: Any
         context.close()
 
 
-# Each character's width at 100 px in a font stack: Noto Sans CJK draws CJK characters one em wide, a Latin
-# font's missing-glyph box is narrower.
-MEASURE = """async ([chars, stacks, family]) => {
-    await document.fonts.load(`100px "${family}"`, chars.join(''));
-    const span = document.createElement('span');
-    span.style.cssText = 'position:absolute; font-size:100px; white-space:pre; visibility:hidden';
-    document.body.appendChild(span);
-    const out = {check: document.fonts.check(`100px "${family}"`, chars.join(''))};
-    for (const [name, stack] of Object.entries(stacks)) {
-        out[name] = chars.map(c => { span.style.fontFamily = stack; span.textContent = c;
-                                     return span.getBoundingClientRect().width; });
-    }
-    span.remove();
-    return out;
-}"""
-
-
-def _assert_no_tofu(page: Any, chars: list[str], stack: str) -> None:
-    """Every character draws one em wide in `stack`, and would not without the bundled font.
-
-    Where the stack without the bundled font also draws ideographs full width, the machine has a Chinese system
-    font and the check would prove nothing: the test says so instead of passing.
-    """
-    assert cjk_webfont.FAMILY in stack, f"the text does not use the bundled font: {stack}"
-    without = ", ".join(f for f in (s.strip() for s in stack.split(",")) if cjk_webfont.FAMILY not in f)
-    widths = page.evaluate(MEASURE, [chars, {"with": stack, "without": without}, cjk_webfont.FAMILY])
-    full_width_elsewhere = [c for c, w in zip(chars, widths["without"], strict=True)
-                            if abs(w - 100) < 1 and "\u4e00" <= c <= "\u9fff"]  # ideographs only
-    assert not full_width_elsewhere, (
-        f"this machine has a Chinese system font ({len(full_width_elsewhere)} characters drawn without the bundled"
-        " one), so the test cannot tell the bundled font works; run it where `fc-list :lang=zh` is empty")
-    tofu = [c for c, w in zip(chars, widths["with"], strict=True) if abs(w - 100) >= 1]
-    assert tofu == [], f"{len(tofu)} characters fall back to a missing glyph: {''.join(tofu)}"
-    assert widths["check"], "document.fonts.check: the bundled font is not ready for the characters"
-
-
-def test_chinese_notebook_renders_with_the_bundled_font(browser: Any, lab: Any, screenshots: Path) -> None:
+def test_chinese_notebook_renders_with_the_bundled_font(browser: Any, lab: Any, screenshots: Path,
+                                                         no_tofu: Any) -> None:
     """Every Chinese character of the zh notebook is drawn from a real glyph in JupyterLab."""
     chars = sorted(cjk_webfont.needed_characters([lab.root / ZH_NOTEBOOK]))
     assert len(chars) > 100
@@ -334,13 +299,14 @@ def test_chinese_notebook_renders_with_the_bundled_font(browser: Any, lab: Any, 
         page.screenshot(path=str(screenshots / "jupyterlab_zh_notebook.png"))
         for selector in (".jp-RenderedMarkdown p", ".jp-InputArea-editor .cm-content"):
             stack = page.locator(selector).first.evaluate("(el) => getComputedStyle(el).fontFamily")
-            _assert_no_tofu(page, chars, stack)
+            no_tofu(page, chars, stack)
     finally:
         context.close()
     assert outside == [], f"JupyterLab asked other hosts: {outside}"
 
 
-def test_chinese_deck_renders_with_the_bundled_font(browser: Any, decks: list[Path], screenshots: Path) -> None:
+def test_chinese_deck_renders_with_the_bundled_font(browser: Any, decks: list[Path], screenshots: Path,
+                                                    no_tofu: Any) -> None:
     """The same for the static zh deck, opened from disk."""
     deck = next(d for d in decks if d.name.startswith(Path(ZH_NOTEBOOK).stem))
     chars = sorted(cjk_webfont.needed_characters([ROOT / ZH_NOTEBOOK]))
@@ -353,7 +319,7 @@ def test_chinese_deck_renders_with_the_bundled_font(browser: Any, decks: list[Pa
         page.screenshot(path=str(screenshots / "deck_zh_first_slide.png"))
         for selector in (".reveal h1", ".reveal .jp-RenderedMarkdown p"):
             stack = page.locator(selector).first.evaluate("(el) => getComputedStyle(el).fontFamily")
-            _assert_no_tofu(page, chars, stack)
+            no_tofu(page, chars, stack)
     finally:
         context.close()
 

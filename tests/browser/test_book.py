@@ -1,0 +1,350 @@
+"""The course website (`make book`) in a real browser with the network blocked, as a student reads it.
+
+Every page opens from disk without a console error and without asking another host for anything; its formulas
+are typeset by the vendored MathJax and no raw TeX is left; every image loads; the site's links all lead
+somewhere (the whole site crawled, anchors included); search, served from 127.0.0.1, finds "sensitivity"; the
+Chinese edition draws each of its characters with the bundled font. Each notebook page offers its .ipynb and
+its deck, folds its solutions, chains to the next page in file order, and shows its figures at a readable size.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import json
+import re
+import sys
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import unquote, urldefrag, urlparse
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+SITE = ROOT / "_build" / "book"
+sys.path.insert(0, str(ROOT / "scripts"))
+import cjk_webfont  # noqa: E402
+
+sys.path.pop(0)
+
+LOCAL_SCHEMES = ("file:", "data:", "blob:", "about:")
+TIMEOUT = 30_000  # ms, for every wait below
+SCREEN = {"width": 1440, "height": 900}  # a common laptop screen
+# A figure shown at less than this share of the size it was drawn at has labels too small to read (the course's
+# figures use 11 pt text at 100 dpi: 15 px drawn, 9 px at 0.6).
+MIN_FIGURE_SCALE = 0.6
+ZH_PAGE = "notebooks/03_local_sensitivity_frameworks.zh.html"
+
+
+def _notebooks() -> list[Path]:
+    return sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+
+
+@pytest.fixture(scope="session")
+def site(decks: list[Path]) -> Path:
+    """Build the site as `make book` does, after the decks it links to (the decks fixture builds them)."""
+    sys.path.insert(0, str(ROOT / "scripts"))
+    try:
+        import build_book
+    finally:
+        sys.path.pop(0)
+    build_book.main(["--out", str(SITE)])
+    return SITE
+
+
+def _pages(site: Path) -> list[Path]:
+    """Every HTML page of the site itself (the decks and the vendored packages are tested elsewhere)."""
+    return sorted(p for p in site.rglob("*.html")
+                  if not {site / "slides", site / "_static"} & {*p.parents})
+
+
+@pytest.fixture(scope="session")
+def server(site: Path) -> Iterator[str]:
+    """The site over HTTP on 127.0.0.1 (Sphinx's search reads its index with a request that file:// refuses)."""
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(site)))
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{httpd.server_address[1]}/"
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+
+
+class Visit:
+    """A fresh browser context that aborts and records every request leaving the machine, and keeps the page's
+    console errors and uncaught exceptions."""
+
+    def __init__(self, browser: Any, allowed: tuple[str, ...] = LOCAL_SCHEMES, viewport: dict | None = None):
+        self.outside: list[str] = []
+        self.errors: list[str] = []
+        self.context = browser.new_context(viewport=viewport or SCREEN)
+
+        def route(route: Any) -> None:
+            if route.request.url.startswith(allowed):
+                route.continue_()
+            else:
+                self.outside.append(route.request.url)
+                route.abort("internetdisconnected")
+
+        self.context.route("**/*", route)
+        self.page = self.context.new_page()
+        self.page.set_default_timeout(TIMEOUT)
+        self.page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+
+    def open(self, url: str) -> Any:
+        self.page.goto(url, wait_until="load")
+        self.page.wait_for_function("() => document.fonts.status === 'loaded'")
+        return self.page
+
+    def close(self) -> None:
+        self.context.close()
+
+
+# Wait for MathJax (when the page has math), then report what a reader would see of it.
+MATH_JS = """async () => {
+    const math = [...document.querySelectorAll('.math')];
+    if (math.length && window.MathJax && MathJax.startup) await MathJax.startup.promise;
+    const untypeset = math.filter(m => !m.querySelector('mjx-container')).map(m => m.textContent.slice(0, 60));
+    const walker = document.createTreeWalker(document.querySelector('main') || document.body, NodeFilter.SHOW_TEXT);
+    const raw = [];
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+        if (n.parentElement.closest('pre, code, script, style, mjx-container, .math, .highlight')) continue;
+        const t = n.textContent;
+        if (/\\\\[(\\[]|\\\\begin\\{|\\$[^$\\s][^$]*\\$/.test(t)) raw.push(t.trim().slice(0, 80));
+    }
+    return {math: math.length, typeset: document.querySelectorAll('mjx-container').length, untypeset, raw,
+            mathjax: !!window.MathJax};
+}"""
+
+# Make every image load now (none waits for scrolling), then list those that failed.
+IMAGES_JS = """async () => {
+    const imgs = [...document.images];
+    for (const img of imgs) img.loading = 'eager';
+    await Promise.all(imgs.map(img => img.decode().catch(() => null)));
+    return {count: imgs.length,
+            broken: imgs.filter(img => !(img.complete && img.naturalWidth > 0)).map(img => img.src)};
+}"""
+
+
+def test_every_page_loads_offline_with_math_typeset_and_images(browser: Any, site: Path,
+                                                              screenshots: Path) -> None:
+    pages = _pages(site)
+    notebook_pages = [p for p in pages if p.parent.name == "notebooks"]
+    assert len(notebook_pages) == len(_notebooks()), f"pages {notebook_pages} for notebooks {_notebooks()}"
+    typeset_total = 0
+    for path in pages:
+        visit = Visit(browser)
+        try:
+            page = visit.open(path.as_uri())
+            if path == site / "index.html":  # leads on to the landing page
+                page.wait_for_url("**/notebooks/00_index.html")
+                page.wait_for_load_state("load")
+            math = page.evaluate(MATH_JS)
+            images = page.evaluate(IMAGES_JS)
+            name = path.relative_to(site).as_posix()
+            assert visit.errors == [], f"{name}: console errors {visit.errors}"
+            assert visit.outside == [], f"{name} asked other hosts: {visit.outside}"
+            assert math["untypeset"] == [], f"{name}: math left untypeset: {math['untypeset'][:5]}"
+            assert math["raw"] == [], f"{name}: raw TeX in the text: {math['raw'][:5]}"
+            assert math["typeset"] >= math["math"], f"{name}: {math}"
+            assert images["broken"] == [], f"{name}: images that did not load: {images['broken']}"
+            typeset_total += math["typeset"]
+            if path in notebook_pages:
+                assert math["math"] > 0 and math["mathjax"], f"{name}: no math typeset on a notebook page"
+                page.screenshot(path=str(screenshots / f"book_{path.stem}.png"))
+        finally:
+            visit.close()
+    print(f"{len(pages)} pages, {typeset_total} formulas typeset")
+    assert typeset_total > 100, f"only {typeset_total} formulas typeset in the whole site"
+
+
+def _is_internal(url: str, site: Path) -> bool:
+    return url.startswith("file:") and Path(unquote(urlparse(url).path)).is_relative_to(site)
+
+
+def test_every_internal_link_resolves(browser: Any, site: Path) -> None:
+    """Crawl from index.html: every link into the site names an existing file, every #anchor an existing id."""
+    start = (site / "index.html").as_uri()
+    queue, seen, ids = [start], {start}, {}
+    links: list[tuple[str, str]] = []  # (page, target)
+    visit = Visit(browser)
+    try:
+        while queue:
+            url = queue.pop()
+            page = visit.open(url)
+            if url == start:
+                page.wait_for_url("**/notebooks/00_index.html")
+                page.wait_for_load_state("load")
+            here = urldefrag(page.url).url
+            ids[here] = set(page.evaluate("() => [...document.querySelectorAll('[id]')].map(e => e.id)"))
+            for target in page.evaluate("() => [...document.querySelectorAll('a[href]')].map(a => a.href)"):
+                if not _is_internal(target, site):
+                    continue
+                links.append((here, target))
+                base = urldefrag(target).url.split("?")[0]
+                path = Path(unquote(urlparse(base).path))
+                crawlable = path.suffix == ".html" and not {site / "slides", site / "_static"} & {*path.parents}
+                if crawlable and path.exists() and base not in seen:
+                    seen.add(base)
+                    queue.append(base)
+        assert visit.errors == [] and visit.outside == [], (visit.errors, visit.outside)
+    finally:
+        visit.close()
+    broken, bad_anchor = [], []
+    for page, target in links:
+        base, fragment = urldefrag(target)
+        path = Path(unquote(urlparse(base.split("?")[0]).path))
+        if not path.exists():
+            broken.append(f"{page} -> {target}")
+        elif fragment and base in ids and unquote(fragment) not in ids[base]:
+            bad_anchor.append(f"{page} -> {target}")
+    crawled = {Path(unquote(urlparse(u).path)) for u in ids}
+    print(f"crawled {len(ids)} pages, {len(links)} internal links, {len(broken)} broken, {len(bad_anchor)} bad anchors")
+    unreached = {p for p in _pages(site) if p.parent.name == "notebooks"} - crawled
+    assert unreached == set(), f"notebook pages no link reaches: {unreached}"
+    assert broken == [], f"{len(broken)} of {len(links)} links broken:\n" + "\n".join(broken[:20])
+    assert bad_anchor == [], f"{len(bad_anchor)} anchors missing:\n" + "\n".join(bad_anchor[:20])
+    assert len(links) > 200, f"only {len(links)} internal links found"
+
+
+def test_each_notebook_page_has_its_notebook_deck_solutions_and_neighbours(browser: Any, site: Path) -> None:
+    """Download and slide links under the title, solutions folded until clicked, prev/next in file order."""
+    notebooks = _notebooks()
+    visit = Visit(browser)
+    try:
+        for i, notebook in enumerate(notebooks):
+            stem = notebook.stem
+            page = visit.open((site / "notebooks" / f"{stem}.html").as_uri())
+            links = page.locator(".dpteach-page-links")
+            download = links.locator("a.download").get_attribute("href")
+            assert download.endswith(f"/{stem}.ipynb"), download
+            downloaded = (site / "notebooks" / unquote(download)).resolve()
+            assert downloaded.read_bytes() == notebook.read_bytes(), f"{stem}: the download is not the notebook"
+            assert links.locator("a.dpteach-slides-link").get_attribute("href") == f"../slides/{stem}.slides.html"
+            assert (site / "slides" / f"{stem}.slides.html").is_file()
+
+            expected = json.dumps(json.loads(notebook.read_text(encoding="utf-8"))["cells"]).count("<details")
+            details = page.locator("article details")
+            assert details.count() == expected, f"{stem}: {details.count()} <details>, notebook has {expected}"
+            for k in range(details.count()):
+                fold = details.nth(k)
+                assert fold.get_attribute("open") is None, f"{stem}: solution {k} starts open"
+                hidden = fold.evaluate("(d) => [...d.children].filter(c => c.tagName !== 'SUMMARY')"
+                                       ".every(c => !c.checkVisibility())")
+                assert hidden, f"{stem}: solution {k} shows its content while folded"
+            if expected:
+                details.first.locator("summary").click()
+                assert details.first.get_attribute("open") is not None
+                assert details.first.evaluate("(d) => d.innerText.length") > len("Solution") + 20
+
+            nxt, prev = page.locator("a.right-next"), page.locator("a.left-prev")
+            if i + 1 < len(notebooks):
+                assert nxt.get_attribute("href") == f"{notebooks[i + 1].stem}.html", f"{stem}: next page"
+            else:
+                assert nxt.count() == 0
+            if i > 0:
+                assert prev.get_attribute("href") == f"{notebooks[i - 1].stem}.html", f"{stem}: previous page"
+        assert visit.errors == [] and visit.outside == [], (visit.errors, visit.outside)
+    finally:
+        visit.close()
+
+
+def test_saved_widgets_render(browser: Any, site: Path) -> None:
+    """The explorer widget is drawn from the state the notebook saved (no kernel: it shows, it does not react)."""
+    with_widgets = [nb for nb in _notebooks()
+                    if json.loads(nb.read_text(encoding="utf-8"))["metadata"].get("widgets")]
+    assert with_widgets, "no notebook saved widget state"
+    visit = Visit(browser)
+    try:
+        for notebook in with_widgets:
+            page = visit.open((site / "notebooks" / f"{notebook.stem}.html").as_uri())
+            page.locator(".jupyter-widgets .widget-slider").first.wait_for(state="visible")
+            text = page.locator(".jupyter-widgets .widget-html-content").first.inner_text()
+            assert text.startswith("sensitivity = "), f"{notebook.stem}: {text[:80]}"
+        assert visit.errors == [] and visit.outside == [], (visit.errors, visit.outside)
+    finally:
+        visit.close()
+
+
+def test_figures_are_shown_at_a_readable_size(browser: Any, site: Path) -> None:
+    """On a 1440 px wide screen every output figure is drawn at >= 60% of its size, and links to its full size."""
+    scales = {}
+    visit = Visit(browser)
+    try:
+        for notebook in _notebooks():
+            page = visit.open((site / "notebooks" / f"{notebook.stem}.html").as_uri())
+            page.evaluate(IMAGES_JS)
+            for shown, natural, linked in page.evaluate(
+                    "() => [...document.querySelectorAll('.cell_output img')].map(i => ["
+                    "i.getBoundingClientRect().width, i.naturalWidth, i.closest('a.dpteach-figure-link') !== null])"):
+                scales[f"{notebook.stem} ({natural} px)"] = min(shown / natural, 1.0)
+                assert linked, f"{notebook.stem}: a figure without a link to its full size"
+    finally:
+        visit.close()
+    assert len(scales) > 20, f"only {len(scales)} figures found"
+    small = {name: round(s, 2) for name, s in scales.items() if s < MIN_FIGURE_SCALE}
+    print(f"smallest figure scale at {SCREEN['width']} px: {min(scales.values()):.2f}")
+    assert small == {}, f"figures shown too small: {small}"
+
+
+def test_search_finds_sensitivity(browser: Any, server: str, screenshots: Path) -> None:
+    visit = Visit(browser, allowed=(*LOCAL_SCHEMES, server))
+    try:
+        page = visit.open(f"{server}search.html?q=sensitivity")
+        page.wait_for_function("() => document.querySelectorAll('#search-results ul.search li').length > 0")
+        page.wait_for_function("() => document.querySelector('#search-results p.search-summary')"
+                               " && !/Searching/.test(document.querySelector('#search-results h2')?.innerText"
+                               " || '')")
+        hits = page.evaluate("() => [...document.querySelectorAll('#search-results ul.search li a')]"
+                             ".map(a => a.getAttribute('href'))")
+        page.screenshot(path=str(screenshots / "book_search.png"))
+        pages_hit = {h.split("?")[0].split("#")[0] for h in hits}
+        assert {f"notebooks/{nb.stem}.html" for nb in _notebooks() if not nb.stem.endswith(".zh")} <= pages_hit, hits
+        assert visit.errors == [], visit.errors
+        assert visit.outside == [], f"search asked other hosts: {visit.outside}"
+    finally:
+        visit.close()
+
+
+def test_chinese_page_renders_with_the_bundled_font(browser: Any, site: Path, no_tofu: Any,
+                                                    screenshots: Path) -> None:
+    """Every Chinese character the zh page shows has a glyph in the bundled subset and is drawn from it."""
+    visit = Visit(browser)
+    try:
+        page = visit.open((site / ZH_PAGE).as_uri())
+        text = page.evaluate("() => document.body.innerText")
+        chars = sorted({c for c in text if cjk_webfont.is_cjk(c)})
+        assert len(chars) > 100, f"only {len(chars)} Chinese characters on {ZH_PAGE}"
+        missing = set(chars) - cjk_webfont.covered_characters()
+        assert not missing, f"not in the bundled font: {''.join(sorted(missing))} (scripts/cjk_webfont.py)"
+        page.screenshot(path=str(screenshots / "book_zh.png"))
+        for selector in ("article h1", "article p", "article .cell_output pre", ".bd-sidebar-primary nav a"):
+            stack = page.locator(selector).first.evaluate("(el) => getComputedStyle(el).fontFamily")
+            no_tofu(page, chars, stack)
+        assert visit.errors == [] and visit.outside == [], (visit.errors, visit.outside)
+    finally:
+        visit.close()
+
+
+def test_landing_page_screenshot(browser: Any, site: Path, screenshots: Path) -> None:
+    """The README's picture of the landing page, taken from this build (copied to images/ by hand)."""
+    visit = Visit(browser, viewport={"width": 1280, "height": 800})
+    try:
+        page = visit.open((site / "index.html").as_uri())
+        page.wait_for_url("**/notebooks/00_index.html")
+        page.wait_for_load_state("load")
+        assert page.evaluate(MATH_JS)["typeset"] > 0
+        page.screenshot(path=str(screenshots / "book_landing.png"))
+        title = page.locator("article h1").first.inner_text()
+        assert re.match(r"00 · Start here", title), title
+        assert visit.errors == [] and visit.outside == []
+    finally:
+        visit.close()
