@@ -49,7 +49,7 @@ CLICKER_KEYS = {  # key: (command, arguments)
 
 # While presenting, long code lines wrap instead of running off the slide's right edge behind a scrollbar.
 WRAP_CODE = (f"{PRESENTING} .jp-Notebook .cm-content {{ white-space: pre-wrap; word-break: break-word;"
-             " overflow-wrap: anywhere; flex-shrink: 1; min-width: 0; }}\n")
+             " overflow-wrap: anywhere; flex-shrink: 1; min-width: 0; }\n")
 
 
 def custom_css() -> str:
