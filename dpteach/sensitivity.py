@@ -31,9 +31,10 @@ Three methods give the same numbers:
   Correctly rounded subtraction is monotone, so these max/min forms equal the pairwise maxima bit for bit.
 * ``method="fast"`` (the default) uses the closed forms of :mod:`dpteach.exact` for ``count``, ``sum``,
   ``mean``, ``median`` and ``percentile_<p>`` (a few candidate datasets read off the sorted universe, so
-  universes of a million values take well under a second), and ``"enumerate"`` for everything else
-  (``std``, ``var`` and callables, for which no exact shortcut is implemented). Notebook 06. The closed
-  forms cover all three relations, global and local; each is proved in :mod:`dpteach.exact`.
+  universes of a million values take well under a second), the closed forms of :mod:`dpteach.spread` for the
+  *local* ``var`` and ``std``, and ``"enumerate"`` for everything else (the *global* ``var`` and ``std``, and
+  callables, for which no exact shortcut is proved). Notebook 06. The closed forms cover all three relations;
+  each is proved in the docstring of its module.
 
 Fail safe: a query value that overflows float64 (or is NaN) raises ``ValueError`` wherever it is computed
 (:func:`dpteach.queries.resolve_query`), so no NaN ever reaches a ``max``; integers beyond :math:`2^{53}` are
@@ -69,11 +70,11 @@ from dpteach.neighbours import (
     submultisets,
 )
 from dpteach.queries import QUERIES, Query, ResolvedQuery, as_dataset, check_exact_sums, check_int, resolve_query
+from dpteach.spread import has_local_closed_form, local_spread
 
 METHODS: tuple[str, ...] = ("fast", "enumerate", "naive")
 PROGRESS_ABOVE = 2_000_000
 MAX_PAIRS = 200_000_000
-TIES_ENUMERATED_BELOW = 100_000
 _CHUNK_CELLS = 2_000_000
 
 Data = Sequence[float] | np.ndarray | pd.Series
@@ -112,22 +113,6 @@ def _largest_dataset(size: int, k: int, relation: str, universe_size: int) -> in
     if relation == "bounded":
         return size
     return size + min(k, universe_size - size)
-
-
-def _rounding_ties(query: Query, relation: str, universe: np.ndarray, size: int, k: int) -> bool:
-    r"""True for a *small* bounded global mean on whole numbers, which the default method then enumerates.
-
-    Every core in the middle of the universe attains the bounded mean's global sensitivity
-    :math:`(\sum \mathrm{top}_k - \sum \mathrm{bottom}_k)/n` in exact arithmetic, but numpy rounds
-    :math:`f(y) - f(y')` differently for different cores, and enumeration reports the largest rounding. To
-    reproduce those last bits (the pinned blog grid) small cases enumerate; large ones use the closed form,
-    which then agrees with enumeration to a few units in the last place (:mod:`dpteach.exact`). On other
-    floats the closed form is rounded up (:func:`dpteach.exact.round_up`), as the local one is, so a release
-    attaining the global value gets the same number.
-    """
-    if query != "mean" or relation != "bounded" or universe.size > 40 or not np.all(universe == np.round(universe)):
-        return False
-    return math.comb(universe.size, size - k) * math.comb(universe.size - size + k, k) <= TIES_ENUMERATED_BELOW
 
 
 def _count(capacity: np.ndarray, size: int) -> int:
@@ -213,8 +198,7 @@ def global_sensitivity(
     check_exact_sums(universe_data, _largest_dataset(size, k, relation, universe_data.size), "universe")
     if method == "naive":
         return _naive_global(universe_data, size, k, relation, resolved)
-    if (method == "fast" and has_closed_form(query)
-            and not _rounding_ties(query, relation, universe_data, size, k)):
+    if method == "fast" and has_closed_form(query):
         return global_exact(universe_data, size, k, relation, query, resolved)
     values, capacity = distinct_counts(universe_data)
     if relation == "unbounded":
@@ -246,6 +230,8 @@ def local_sensitivity(
         return _naive_local(tuple(release_data), tuple(universe_data), k, relation, resolved)
     if method == "fast" and has_closed_form(query):
         return local_exact(release_data, universe_data, k, relation, resolved)
+    if method == "fast" and has_local_closed_form(query):
+        return local_spread(release_data, universe_data, k, relation, resolved)
     f_release, f_neighbours = _fast_local_values(release_data, universe_data, k, relation, resolved)
     return float(max(f_release - f_neighbours.min(), f_neighbours.max() - f_release))
 
@@ -317,7 +303,9 @@ def local_sensitivities(
 ) -> pd.DataFrame:
     """The local sensitivity of every distinct release of ``size`` records (notebook 02).
 
-    Its maximum is the global sensitivity: that is the definition of :math:`GS_k`, and a test checks it.
+    Its maximum is the global sensitivity: that is the definition of :math:`GS_k`, and a test checks it. Where
+    the global sensitivity is enumerated (``var``, ``std``, callables) the local ones are too, so both are the
+    same rounded numbers (the local closed forms of :mod:`dpteach.spread` may round up off whole numbers).
     """
     resolve_query(query)
     check_relation(relation)
@@ -327,7 +315,8 @@ def local_sensitivities(
     check_exact_sums(universe_data, _largest_dataset(size, k, relation, universe_data.size), "universe")
     values, capacity = distinct_counts(universe_data)
     releases = sorted(as_tuple(row) for row in counts_to_rows(values, submultisets(capacity, size)))
-    local = [local_sensitivity(r, universe_data, query, k=k, relation=relation) for r in releases]
+    method = "fast" if has_closed_form(query) else "enumerate"
+    local = [local_sensitivity(r, universe_data, query, k=k, relation=relation, method=method) for r in releases]
     return pd.DataFrame({"release": releases, "local sensitivity": local})
 
 
