@@ -3,8 +3,9 @@
 Workloads (issue #6):
 
 1. the blog grid: every number behind the six blog figures, ``method="naive"`` against the default;
-2. scaling: global and local sensitivity for universes of 10^4..10^6 values (release = half, k = 10), and the
-   cost curve of enumeration against the closed forms on small universes;
+2. scaling: global and local sensitivity for universes of 10^4..10^6 values (release = half, k = 10), the local
+   variance and standard deviation in closed form (issue #16) with the time the enumerated global variance takes to
+   be refused, and the cost curve of enumeration against the closed forms on small universes;
 3. the smooth sensitivity of the median on the Adult ages: O(n log n) against the O(n^2) direct evaluation,
    and its growth for n = 10^3..10^6;
 4. notebook 06's cost curve: one workload (the global median, both relations, release = half the universe) for
@@ -36,6 +37,7 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 import dpteach  # noqa: E402
+from dpteach import spread  # noqa: E402
 from dpteach.datasets import BLOG_FIGURES  # noqa: E402
 from dpteach.smooth import _log_scores, _padded_sorted, laplace_beta, smooth_sensitivity_median  # noqa: E402
 
@@ -55,13 +57,13 @@ class Row:
     identical: str
 
     def cells(self) -> list[str]:
-        ratio = f"{self.baseline_s / self.default_s:,.0f}×" if self.baseline_s else "—"
+        ratio = f"{self.baseline_s / self.default_s:,.0f}×" if self.baseline_s and self.default_s else "—"
         base = f"{self.baseline}: {_seconds(self.baseline_s)}" if self.baseline_s else self.baseline
         return [self.workload, base, _seconds(self.default_s), ratio, self.identical]
 
 
 def _seconds(value: float | None) -> str:
-    if value is None:
+    if value is None or math.isnan(value):
         return "—"
     return f"{value * 1e3:.1f} ms" if value < 1 else f"{value:.1f} s"
 
@@ -93,10 +95,11 @@ def blog_grid(naive_repeats: int, repeats: int, figures=BLOG_FIGURES) -> Row:
 
     naive_s, naive = timed(lambda: grid("naive"), naive_repeats)
     fast_s, fast = timed(lambda: grid("fast"), repeats)
-    same = naive.equals(fast)
+    equal = int((naive["sensitivity"] == fast["sensitivity"]).sum()) if naive.drop(columns="sensitivity").equals(
+        fast.drop(columns="sensitivity")) else 0
     cells = len(fast)
     return Row(f"blog grid: {cells} sensitivities (6 figures, 10 queries, 2 columns)", "naive", naive_s, fast_s,
-               "yes (all cells ==)" if same else "NO")
+               f"yes (all {cells} cells ==)" if equal == cells else f"NO ({equal} of {cells} cells ==)")
 
 
 def scaling(sizes: list[int], k: int, repeats: int, records: list[dict]) -> list[Row]:
@@ -123,6 +126,43 @@ def scaling(sizes: list[int], k: int, repeats: int, records: list[dict]) -> list
                 workload = f"{scope}, |U| = {size:,}, n = {size // 2:,}, k = {k}: slowest of 5 queries × 2 relations"
                 rows.append(Row(workload,
                                 "enumeration: infeasible", None, slowest, "— (closed forms; see small cases)"))
+    return rows
+
+
+def spread_scaling(sizes: list[int], k: int, repeats: int, records: list[dict]) -> list[Row]:
+    """Local var and std in closed form (dpteach.spread) at scale, and how fast the enumerated *global* var is
+    refused (its work is counted, not done)."""
+    rows = []
+    rng = np.random.default_rng(16)
+    for size in sizes:
+        universe = rng.integers(0, 1_000_000, size=size).astype(float)
+        release = rng.permutation(universe)[: size // 2]
+        for relation in ("unbounded", "bounded", "symmetric"):
+            work = spread.candidate_count(size // 2, size - size // 2, k, relation)
+            if work > spread.MAX_CANDIDATES:
+                rows.append(Row(f"local var/std, {relation}, |U| = {size:,}, k = {k}", "—", None, math.nan,
+                                f"refused: {work:,} candidates > limit {spread.MAX_CANDIDATES:,}"))
+                continue
+            slowest = 0.0
+            for query in ("var", "std"):
+                seconds, _ = timed(lambda q=query, r=relation, u=universe, x=release: (  # noqa: E731
+                    dpteach.local_sensitivity(x, u, q, k=k, relation=r)), repeats)
+                slowest = max(slowest, seconds)
+                records.append(dict(workload="fast local var/std", size=size, query=query, relation=relation,
+                                    seconds=seconds))
+            rows.append(Row(f"local var and std, {relation}, |U| = {size:,}, n = {size // 2:,}, k = {k}: slower of "
+                            "the two", "enumeration: infeasible", None, slowest, "— (closed form; see tests)"))
+        refusals = []
+        for relation in ("unbounded", "bounded", "symmetric"):
+            start = time.perf_counter()
+            try:
+                dpteach.global_sensitivity(universe, size // 2, "var", k=k, relation=relation)
+                message = "answered"
+            except ValueError as error:
+                message = str(error).split(";")[0].removeprefix("this computation ")
+            refusals.append(time.perf_counter() - start)
+        rows.append(Row(f"global var (enumerated), |U| = {size:,}, k = {k}, 3 relations: time to refuse, slowest",
+                        "—", None, max(refusals), message))
     return rows
 
 
@@ -223,10 +263,12 @@ def plot(timings: pd.DataFrame, path: Path) -> None:
     fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.5))
     styles = {"naive global": ("o-", "#d62728"), "enumerate global": ("s-", "#ff7f0e"),
               "fast global": ("^-", "#1f77b4"), "fast local": ("v-", "#2ca02c"),
+              "fast local var/std": ("D-", "#9467bd"),
               "smooth median, O(n²) direct": ("s-", "#ff7f0e"), "smooth median, O(n log n)": ("^-", "#1f77b4")}
     labels = {"naive global": "naive (blog), global median", "enumerate global": "enumerate, global median",
               "fast global": "closed form, global (median; slowest query from 10²)",
-              "fast local": "closed form, local (slowest query)"}
+              "fast local": "closed form, local (slowest monotone query)",
+              "fast local var/std": "local var/std (slowest relation; symmetric refused at 10⁶)"}
     for name, (marker, colour) in styles.items():
         part = timings[timings["workload"] == name].groupby("size")["seconds"].max()
         if part.empty:
@@ -237,7 +279,7 @@ def plot(timings: pd.DataFrame, path: Path) -> None:
              title="Global and local sensitivity")
     right.set(xlabel="data size n", ylabel="seconds (median of runs)", title="Smooth sensitivity of the median")
     for axis in (left, right):
-        axis.legend(fontsize=9, loc="upper left", bbox_to_anchor=(0, -0.16))
+        axis.legend(fontsize=9, loc="upper left", bbox_to_anchor=(0, -0.2))
         axis.grid(True, which="major")
     fig.tight_layout()
     fig.savefig(path, dpi=120)
@@ -276,11 +318,13 @@ def main() -> None:
         rows = [blog_grid(1, 3, figures)]
         rows += cost_curve([6, 8, 10], 8, 3, records)
         rows += scaling([10**4], 10, 3, records)
+        rows += spread_scaling([10**4], 10, 3, records)
         rows += smooth_median([10**3, 10**4], 10**3, 3, records)
     else:
         rows = [blog_grid(1, 7)]
         rows += cost_curve([6, 8, 10, 12, 14, 16, 18], 12, 5, records)
         rows += scaling([10**2, 10**3, 10**4, 10**5, 10**6], 10, 5, records)
+        rows += spread_scaling([10**4, 10**5, 10**6], 10, 5, records)
         rows += smooth_median([10**3, 3 * 10**3, 10**4, 3 * 10**4, 10**5, 10**6], 3 * 10**4, 5, records)
     text = markdown(rows, time.perf_counter() - start)
     print(text)

@@ -98,7 +98,8 @@ the optimum in exact arithmetic they may round differently, and on non-integer d
 can sit an ulp *below* enumeration's. A sensitivity calibrates noise, so it must never be below the truth:
 
 * On integer-valued data (the blog's and the benchmark's) the gap is returned as computed; there the sums are
-  exact (:func:`dpteach.queries.check_exact_sums`) and the tests check ``==`` against enumeration.
+  exact (:func:`dpteach.queries.check_exact_sums`) and the tests check ``==`` against enumeration. One case
+  needs more: the bounded *global mean* (*Ties of the bounded mean*, below).
 * Otherwise :func:`round_up` returns :math:`R = \mathrm{fl}(d + 8(\hat E + u d))` rounded one more ulp up,
   where :math:`d \ge 0` is the computed gap, :math:`u = 2^{-53}` and :math:`\hat E` bounds the error of one
   query value (:func:`value_error`). Then :math:`R` is at least both enumeration's value and the
@@ -120,18 +121,39 @@ enumeration's largest rounded gap is at most :math:`(1 + u)(T + 2E) \le (1 + u)(
 evaluation of :math:`E`) is far above it. The extra ulp is spare. The tests check
 :math:`\text{enumeration} \le R \le \text{enumeration} + 2 \cdot 8(\hat E + u d) + \mathrm{ulp}(R)`.
 
-Variance, standard deviation and callable queries are not monotone: they are left to enumeration.
+**Ties of the bounded mean.** On whole numbers every core of the middle attains the bounded mean's
+:math:`T = D/n`, :math:`D = \sum \mathrm{top}_{k_e}(U) - \sum \mathrm{bottom}_{k_e}(U)`, and numpy rounds
+:math:`\mathrm{fl}(s/n) - \mathrm{fl}(s'/n)` differently for different core sums; enumeration reports the largest.
+:func:`bounded_mean_ties` computes that number without listing cores. A pair differing in :math:`j \le k_e`
+records is :math:`(C + a, C + a')`; its exact gap is :math:`(\sum a - \sum a')/n`, an integer over :math:`n`, so a
+pair not attaining :math:`T` is :math:`1/n` below it and, when :math:`4uA + 2uT < 1/n`, its rounded gap
+(:math:`\le (T - 1/n + 2uA)(1 + u)`) stays below every attaining pair's (:math:`\ge (T - 2uA)(1 - u)`; each
+mean is one rounding of an exact sum, error :math:`\le uA`). A pair attains :math:`T` exactly when
+:math:`D_j = \sum \mathrm{top}_j(U) - \sum \mathrm{bottom}_j(U)` equals :math:`D` and, as values,
+:math:`a = \mathrm{top}_j(U)`, :math:`a' = \mathrm{bottom}_j(U)` (:math:`\sum a \le \sum \mathrm{top}_j(U)` with
+equality only so), with any core :math:`C` of :math:`n - j` records of :math:`U - a - a'`. Its gap depends on
+the core only through its sum :math:`\sigma`, so enumeration's value is
+:math:`\max_{j, \sigma} \mathrm{fl}(\mathrm{fl}((\sigma + \sum a)/n) - \mathrm{fl}((\sigma + \sum a')/n))` over
+the achievable core sums, found by a bitset recursion over (records used, sum): pseudo-polynomial, used when it
+holds at most :data:`TIE_BITS` bits of work. Otherwise (large values or sums, or fractional data) the closed form
+is rounded up like any other (:func:`round_up` with ``force=True``): never below enumeration, and above it by at
+most the slack stated there.
+
+Variance, standard deviation and callable queries are not monotone: their global sensitivities are left to
+enumeration; :mod:`dpteach.spread` gives the local sensitivity of ``var`` and ``std``.
 """
 
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 import numpy as np
 
 from dpteach.queries import Query, ResolvedQuery
 
 _CHUNK_CELLS = 4_000_000
+TIE_BITS = 50_000_000
 
 
 def percentile_level(query: Query) -> float | None:
@@ -145,24 +167,28 @@ def percentile_level(query: Query) -> float | None:
 
 def has_closed_form(query: Query) -> bool:
     """Whether :mod:`dpteach.exact` has a closed form for ``query``: the named monotone queries, for every
-    relation, global and local (module docstring); ``var``, ``std`` and callables are enumerated.
-
-    ``method="fast"`` takes it everywhere but for one case: a small bounded *global* mean on whole numbers is
-    enumerated, to reproduce enumeration's last bits (:func:`dpteach.sensitivity._rounding_ties`).
-    """
+    relation, global and local (module docstring); ``var``, ``std`` and callables are enumerated here (the local
+    ``var`` and ``std`` have closed forms in :mod:`dpteach.spread`)."""
     return isinstance(query, str) and (query in ("count", "sum", "mean") or percentile_level(query) is not None)
 
 
 def value_error(query: Query, universe: np.ndarray, largest: int) -> float:
     r""":math:`\hat E`, a bound on :math:`|\hat f(y) - f(y)|` for every dataset of at most ``largest`` records from
     ``universe`` (module docstring, *Floating point*): :math:`\gamma_M M A` (sum), :math:`\gamma_M A` (mean),
-    :math:`\gamma_4 A` (percentile), 0 (count)."""
+    :math:`\gamma_4 A` (percentile), 0 (count). On whole numbers, whose sums are exact, the sum's is 0 and the
+    mean's :math:`uA` (one rounded division)."""
     if query == "count":
         return 0.0
     unit, top = 2.0**-53, float(np.abs(universe).max())
+    if percentile_level(query) is None and _whole(universe):
+        return unit * top if query == "mean" else 0.0
     terms = 4 if percentile_level(query) is not None else largest
     gamma = terms * unit / (1 - terms * unit)
     return gamma * top * (largest if query == "sum" else 1) + 2.0**-1073  # + underflow of <= 3 products
+
+
+def _whole(universe: np.ndarray) -> bool:
+    return bool(np.all(universe == np.round(universe)))
 
 
 def _largest(size: int, k: int, relation: str, universe_size: int) -> int:
@@ -171,11 +197,11 @@ def _largest(size: int, k: int, relation: str, universe_size: int) -> int:
     return size if relation == "bounded" else size + min(k, universe_size - size)
 
 
-def round_up(gap: float, query: Query, universe: np.ndarray, largest: int) -> float:
-    r"""The computed ``gap`` itself for the count (exact) and on integer-valued ``universe``; otherwise
-    :math:`\mathrm{fl}(d + 8(\hat E + ud))` one ulp up, which is at least both enumeration's value and the
+def round_up(gap: float, query: Query, universe: np.ndarray, largest: int, *, force: bool = False) -> float:
+    r"""The computed ``gap`` itself for the count (exact) and on integer-valued ``universe`` (unless ``force``);
+    otherwise :math:`\mathrm{fl}(d + 8(\hat E + ud))` one ulp up, which is at least both enumeration's value and the
     real-arithmetic sensitivity (module docstring, *Floating point*)."""
-    if query == "count" or bool(np.all(universe == np.round(universe))):
+    if query == "count" or (not force and _whole(universe)):
         return gap
     slack = 8 * (value_error(query, universe, largest) + 2.0**-53 * gap)
     return float(np.nextafter(gap + slack, np.inf))
@@ -321,10 +347,64 @@ def _symmetric_global_candidates(
     return pairs
 
 
+def bounded_mean_ties(universe: np.ndarray, size: int, k: int) -> float | None:
+    """Enumeration's value of the bounded global mean on whole numbers (module docstring, *Ties of the bounded
+    mean*), or ``None`` when the rounding argument or the work limit :data:`TIE_BITS` does not allow it."""
+    total, kept = universe.size, min(k, universe.size - size)
+    if kept == 0:  # the release is the whole universe: its only neighbour is itself
+        return 0.0
+    if not _whole(universe):
+        return None
+    values = [int(v) for v in universe.tolist()]
+    top, unit = max(abs(values[0]), abs(values[-1])), Fraction(1, 2**53)
+    widest = sum(values[total - kept:]) - sum(values[:kept])
+    if 4 * unit * top + 2 * unit * Fraction(widest, size) >= Fraction(1, size):
+        return None
+    best = -math.inf
+    for j in range(1, kept + 1):
+        if sum(values[total - j:]) - sum(values[:j]) != widest:
+            continue
+        middle = values[j: total - j]
+        sums = _core_sums(middle, size - j)
+        if sums is None:
+            return None
+        high = (sums + sum(values[total - j:])).astype(float) / size
+        low = (sums + sum(values[:j])).astype(float) / size
+        best = max(best, float((high - low).max()))
+    return best
+
+
+def _core_sums(values: list[int], count: int) -> np.ndarray | None:
+    """Every sum of ``count`` of the sorted whole ``values`` (a multiset), by a bitset per number of records used;
+    ``None`` beyond :data:`TIE_BITS` bits of work. Taking the complement when it is smaller."""
+    if len(values) - count < count:
+        whole = sum(values)
+        rest = _core_sums(values, len(values) - count)
+        return None if rest is None else np.sort(whole - rest)
+    base = values[0] if values else 0
+    shifted = [v - base for v in values]
+    width = sum(shifted[len(shifted) - count:]) + 1
+    if len(values) * (count + 1) * width > TIE_BITS:
+        return None
+    reach = [1] + [0] * count
+    for v in shifted:
+        for c in range(count, 0, -1):
+            reach[c] |= reach[c - 1] << v
+    bits = reach[count]
+    found = np.array([i for i in range(bits.bit_length()) if bits >> i & 1], dtype=np.int64)
+    return found + count * base
+
+
 def global_exact(universe: np.ndarray, size: int, k: int, relation: str, query: Query,
                  resolved: ResolvedQuery) -> float:
-    """:math:`GS_k` for a monotone query: the largest :math:`f(y) - f(y')` over :func:`global_candidates`."""
+    """:math:`GS_k` for a monotone query: the largest :math:`f(y) - f(y')` over :func:`global_candidates`; for the
+    bounded mean the value enumeration reports when :func:`bounded_mean_ties` can tell, else rounded up."""
+    ties = query == "mean" and relation == "bounded"
+    if ties:
+        value = bounded_mean_ties(universe, size, k)
+        if value is not None:
+            return value
     pairs = global_candidates(universe, size, k, relation, query)
     values = _evaluate(resolved, [row for pair in pairs for row in pair])
     gap = float(max(0.0, float((values[0::2] - values[1::2]).max())))
-    return round_up(gap, query, universe, _largest(size, k, relation, universe.size))
+    return round_up(gap, query, universe, _largest(size, k, relation, universe.size), force=ties)

@@ -28,6 +28,7 @@ symmetric distance: it rebuilds the blog's figures, but noise for a group of k p
 from __future__ import annotations
 
 import itertools
+import math
 from collections import Counter
 from collections.abc import Iterable, Iterator
 
@@ -49,20 +50,67 @@ def distinct_counts(sorted_values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return values, counts.astype(np.int64)
 
 
-def count_submultisets(capacity: np.ndarray, size: int) -> int:
+def count_submultisets(capacity: np.ndarray, size: int, cap: int | None = None) -> int:
     """Number of distinct sub-multisets of ``size`` elements of the multiset with multiplicities ``capacity``.
 
-    It is the coefficient of :math:`t^{size}` in :math:`\\prod_i (1 + t + \\dots + t^{m_i})`, computed exactly
-    with Python integers by multiplying the polynomials one value at a time.
+    It is the coefficient of :math:`t^{size}` in :math:`P(t) = \\prod_i (1 + t + \\dots + t^{m_i})`. Without ``cap``
+    it is computed exactly with Python integers, one value at a time. With ``cap`` the answer is exact whenever it
+    is at most ``cap``; otherwise a *lower bound* above ``cap`` comes back at once (a work budget needs no more):
+
+    * :math:`P` is palindromic (:math:`t^N P(1/t) = P(t)`, :math:`N = \\sum m_i`) and its coefficients are
+      log-concave without internal zeros (each factor's are, and convolution keeps both properties), so they
+      rise up to :math:`\\lfloor N/2 \\rfloor`: the count at ``size`` is at least the count at every
+      :math:`j \\le s' = \\min(size, N - size)`;
+    * choosing :math:`j \\le d` distinct values gives :math:`\\binom{d}{j}` sub-multisets of size :math:`j`
+      (:math:`d` distinct values), so the count is at least :math:`\\binom{d}{\\min(s', \\lfloor d/2 \\rfloor)}`;
+    * otherwise, for :math:`s' \\le 64`, the values are grouped by capacity :math:`m` (capped at :math:`s'`) and a
+      group of :math:`c` values contributes
+      :math:`[t^j] (1 + \\dots + t^m)^c = \\sum_i (-1)^i \\binom{c}{i} \\binom{j - i(m+1) + c - 1}{c - 1}`;
+    * for larger :math:`s'` the bound above leaves at most a few dozen distinct values, and a numpy pass of
+      :math:`O(d \\cdot s')` keeps every coefficient capped at ``cap + 1``: a coefficient that feeds the answer
+      never exceeds the answer, so the result is exact, or ``cap + 1`` when it is larger.
     """
-    if size < 0 or size > int(np.sum(capacity)):
+    total = int(np.sum(capacity))
+    if size < 0 or size > total:
         return 0
-    poly = [1] + [0] * size
-    for m in capacity:
-        m = int(m)
-        prefix = list(itertools.accumulate(poly))
-        poly = [prefix[j] - (prefix[j - m - 1] if j - m - 1 >= 0 else 0) for j in range(size + 1)]
-    return poly[size]
+    if cap is None:
+        poly = [1] + [0] * size
+        for m in capacity:
+            m = int(m)
+            prefix = list(itertools.accumulate(poly))
+            poly = [prefix[j] - (prefix[j - m - 1] if j - m - 1 >= 0 else 0) for j in range(size + 1)]
+        return poly[size]
+    size = min(size, total - size)  # the coefficients are palindromic
+    distinct = len(capacity)
+    if _log10_comb(distinct, min(size, distinct // 2)) > math.log10(cap) + 1:
+        return comb_above(distinct, min(size, distinct // 2), cap)
+    if size <= 64:  # group the values by capacity (capped at size): a closed form per group, exact integers
+        poly = [1] + [0] * size
+        groups, sizes = np.unique(np.minimum(np.asarray(capacity, dtype=np.int64), size), return_counts=True)
+        for m, c in zip(groups.tolist(), sizes.tolist(), strict=True):
+            group = [sum((-1) ** i * math.comb(c, i) * math.comb(j - i * (m + 1) + c - 1, c - 1)
+                         for i in range(j // (m + 1) + 1)) for j in range(size + 1)]
+            poly = [sum(poly[i] * group[j - i] for i in range(j + 1)) for j in range(size + 1)]
+        return poly[size]
+    poly = np.zeros(size + 1, dtype=np.int64)  # here few distinct values (the bound above is small)
+    poly[0] = 1
+    for m in np.asarray(capacity, dtype=np.int64):
+        prefix = np.cumsum(poly)
+        shifted = np.concatenate([np.zeros(min(int(m) + 1, size + 1), dtype=np.int64), prefix])[: size + 1]
+        poly = np.minimum(prefix - shifted, cap + 1)
+    return int(poly[size])
+
+
+def _log10_comb(n: int, j: int) -> float:
+    return (math.lgamma(n + 1) - math.lgamma(j + 1) - math.lgamma(n - j + 1)) / math.log(10)
+
+
+def comb_above(n: int, j: int, cap: int) -> int:
+    """:math:`\\binom{n}{j}` when it is at most ``cap`` (or cheap), else a lower bound above ``cap``: a power of ten
+    read from ``lgamma`` (whose error is far below the one decade given away), at once for any size."""
+    if j < 64 or n < 4096 or _log10_comb(n, j) <= math.log10(cap) + 2:
+        return math.comb(n, j)
+    return max(10 ** math.floor(_log10_comb(n, j) - 1), cap + 1)
 
 
 def submultisets(capacity: np.ndarray, size: int) -> np.ndarray:

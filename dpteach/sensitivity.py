@@ -31,9 +31,10 @@ Three methods give the same numbers:
   Correctly rounded subtraction is monotone, so these max/min forms equal the pairwise maxima bit for bit.
 * ``method="fast"`` (the default) uses the closed forms of :mod:`dpteach.exact` for ``count``, ``sum``,
   ``mean``, ``median`` and ``percentile_<p>`` (a few candidate datasets read off the sorted universe, so
-  universes of a million values take well under a second), and ``"enumerate"`` for everything else
-  (``std``, ``var`` and callables, for which no exact shortcut is implemented). Notebook 06. The closed
-  forms cover all three relations, global and local; each is proved in :mod:`dpteach.exact`.
+  universes of a million values take well under a second), the closed forms of :mod:`dpteach.spread` for the
+  *local* ``var`` and ``std``, and ``"enumerate"`` for everything else (the *global* ``var`` and ``std``, and
+  callables, for which no exact shortcut is proved). Notebook 06. The closed forms cover all three relations;
+  each is proved in the docstring of its module.
 
 Fail safe: a query value that overflows float64 (or is NaN) raises ``ValueError`` wherever it is computed
 (:func:`dpteach.queries.resolve_query`), so no NaN ever reaches a ``max``; integers beyond :math:`2^{53}` are
@@ -59,6 +60,7 @@ from dpteach.neighbours import (
     RELATIONS,
     as_tuple,
     check_relation,
+    comb_above,
     count_submultisets,
     counts_of,
     counts_to_rows,
@@ -68,11 +70,11 @@ from dpteach.neighbours import (
     submultisets,
 )
 from dpteach.queries import QUERIES, Query, ResolvedQuery, as_dataset, check_exact_sums, check_int, resolve_query
+from dpteach.spread import has_local_closed_form, local_spread
 
 METHODS: tuple[str, ...] = ("fast", "enumerate", "naive")
 PROGRESS_ABOVE = 2_000_000
 MAX_PAIRS = 200_000_000
-TIES_ENUMERATED_BELOW = 100_000
 _CHUNK_CELLS = 2_000_000
 
 Data = Sequence[float] | np.ndarray | pd.Series
@@ -113,26 +115,23 @@ def _largest_dataset(size: int, k: int, relation: str, universe_size: int) -> in
     return size + min(k, universe_size - size)
 
 
-def _rounding_ties(query: Query, relation: str, universe: np.ndarray, size: int, k: int) -> bool:
-    r"""True for a *small* bounded global mean on whole numbers, which the default method then enumerates.
+def _count(capacity: np.ndarray, size: int) -> int:
+    """:func:`count_submultisets` capped at :data:`MAX_PAIRS`: exact up to it, a lower bound above it, always fast."""
+    return count_submultisets(capacity, size, cap=MAX_PAIRS)
 
-    Every core in the middle of the universe attains the bounded mean's global sensitivity
-    :math:`(\sum \mathrm{top}_k - \sum \mathrm{bottom}_k)/n` in exact arithmetic, but numpy rounds
-    :math:`f(y) - f(y')` differently for different cores, and enumeration reports the largest rounding. To
-    reproduce those last bits (the pinned blog grid) small cases enumerate; large ones use the closed form,
-    which then agrees with enumeration to a few units in the last place (:mod:`dpteach.exact`). On other
-    floats the closed form is rounded up (:func:`dpteach.exact.round_up`), as the local one is, so a release
-    attaining the global value gets the same number.
-    """
-    if query != "mean" or relation != "bounded" or universe.size > 40 or not np.all(universe == np.round(universe)):
-        return False
-    return math.comb(universe.size, size - k) * math.comb(universe.size - size + k, k) <= TIES_ENUMERATED_BELOW
+
+def _amount(pairs: int) -> str:
+    if pairs < 10**15:
+        return f"{pairs:,}"
+    return f"about 10^{math.log10(pairs):.1f}"
 
 
 def _check_budget(pairs: int) -> None:
+    """Refuse work above :data:`MAX_PAIRS`. ``pairs`` is exact when it is at most the limit; a larger number can be
+    a lower bound (:func:`_count`), hence "or more"."""
     if pairs > MAX_PAIRS:
         raise ValueError(
-            f"this computation would compare {pairs:,} (dataset, neighbour) pairs, above the limit of "
+            f"this computation would compare {_amount(pairs)} or more (dataset, neighbour) pairs, above the limit of "
             f"{MAX_PAIRS:,}; use a smaller universe, size or k (or an exact closed form)"
         )
 
@@ -199,8 +198,7 @@ def global_sensitivity(
     check_exact_sums(universe_data, _largest_dataset(size, k, relation, universe_data.size), "universe")
     if method == "naive":
         return _naive_global(universe_data, size, k, relation, resolved)
-    if (method == "fast" and has_closed_form(query)
-            and not _rounding_ties(query, relation, universe_data, size, k)):
+    if method == "fast" and has_closed_form(query):
         return global_exact(universe_data, size, k, relation, query, resolved)
     values, capacity = distinct_counts(universe_data)
     if relation == "unbounded":
@@ -232,6 +230,8 @@ def local_sensitivity(
         return _naive_local(tuple(release_data), tuple(universe_data), k, relation, resolved)
     if method == "fast" and has_closed_form(query):
         return local_exact(release_data, universe_data, k, relation, resolved)
+    if method == "fast" and has_local_closed_form(query):
+        return local_spread(release_data, universe_data, k, relation, resolved)
     f_release, f_neighbours = _fast_local_values(release_data, universe_data, k, relation, resolved)
     return float(max(f_release - f_neighbours.min(), f_neighbours.max() - f_release))
 
@@ -267,8 +267,8 @@ def blog_bounded_local(release: Data, universe: Data, query: Query, *, k: int = 
                          f"k <= |universe| - size ({room}), got k={k}")
     values, capacity = distinct_counts(universe_data)
     own = counts_of(release_data, values)
+    _check_budget(_count(own, k) * _count(capacity, k))
     fills = submultisets(capacity, k)
-    _check_budget(count_submultisets(own, k) * len(fills))
     best = 0.0
     for core in own - submultisets(own, k):
         group = core + fills[(core + fills <= capacity).all(axis=1)]
@@ -303,7 +303,9 @@ def local_sensitivities(
 ) -> pd.DataFrame:
     """The local sensitivity of every distinct release of ``size`` records (notebook 02).
 
-    Its maximum is the global sensitivity: that is the definition of :math:`GS_k`, and a test checks it.
+    Its maximum is the global sensitivity: that is the definition of :math:`GS_k`, and a test checks it. Where
+    the global sensitivity is enumerated (``var``, ``std``, callables) the local ones are too, so both are the
+    same rounded numbers (the local closed forms of :mod:`dpteach.spread` may round up off whole numbers).
     """
     resolve_query(query)
     check_relation(relation)
@@ -313,7 +315,8 @@ def local_sensitivities(
     check_exact_sums(universe_data, _largest_dataset(size, k, relation, universe_data.size), "universe")
     values, capacity = distinct_counts(universe_data)
     releases = sorted(as_tuple(row) for row in counts_to_rows(values, submultisets(capacity, size)))
-    local = [local_sensitivity(r, universe_data, query, k=k, relation=relation) for r in releases]
+    method = "fast" if has_closed_form(query) else "enumerate"
+    local = [local_sensitivity(r, universe_data, query, k=k, relation=relation, method=method) for r in releases]
     return pd.DataFrame({"release": releases, "local sensitivity": local})
 
 
@@ -331,13 +334,18 @@ def _scalar(resolved: ResolvedQuery, data: tuple[float, ...]) -> float:
     return float(resolved.on_rows(np.sort(np.asarray(data, dtype=float))[np.newaxis, :])[0])
 
 
+def _comb(n: int, j: int) -> int:
+    """:math:`\\binom{n}{j}`, exact up to :data:`MAX_PAIRS` and a fast lower bound above it."""
+    return comb_above(n, j, MAX_PAIRS)
+
+
 def _naive_pairs_per_release(size: int, universe_size: int, k: int, relation: str) -> int:
     if relation == "unbounded":
-        return math.comb(size, k) + math.comb(universe_size - size, k)
+        return _comb(size, k) + _comb(universe_size - size, k)
     if relation == "symmetric":
-        return sum(math.comb(size, i) * math.comb(universe_size - size, j)
+        return sum(_comb(size, i) * _comb(universe_size - size, j)
                    for i in range(min(k, size - 1) + 1) for j in range(max(0, 1 - i), k - i + 1))
-    return math.comb(size, k) * math.comb(universe_size - size + k, k)
+    return _comb(size, k) * _comb(universe_size - size + k, k)
 
 
 def _naive_local(
@@ -349,7 +357,7 @@ def _naive_local(
 
 
 def _naive_global(universe: np.ndarray, size: int, k: int, relation: str, resolved: ResolvedQuery) -> float:
-    n_releases = math.comb(universe.size, size)
+    n_releases = _comb(universe.size, size)
     pairs = n_releases * _naive_pairs_per_release(size, universe.size, k, relation)
     _check_budget(pairs)
     universe_tuple = tuple(universe.tolist())
@@ -381,8 +389,8 @@ def _largest_gap_to_parts(
     values: np.ndarray, capacity: np.ndarray, whole: int, k: int, resolved: ResolvedQuery
 ) -> float:
     """:math:`\\max_{|B| = whole} \\max_{r \\subseteq B, |r| = k} |f(B) - f(B - r)|` over ``B`` within the universe."""
-    n_whole = count_submultisets(capacity, whole)
-    n_removed = count_submultisets(capacity, k)
+    n_whole = _count(capacity, whole)
+    n_removed = _count(capacity, k)
     _check_budget(n_whole * n_removed)
     weights = _weights(capacity)
     wholes = submultisets(capacity, whole)
@@ -439,7 +447,7 @@ def _largest_range_over_cores(
     values: np.ndarray, capacity: np.ndarray, size: int, k: int, resolved: ResolvedQuery
 ) -> float:
     """:math:`\\max_{|C| = size - k} (\\max_a f(C + a) - \\min_a f(C + a))`, ``a`` of size k from ``U - C``."""
-    pairs = count_submultisets(capacity, size - k) * count_submultisets(capacity, k)
+    pairs = _count(capacity, size - k) * _count(capacity, k)
     _check_budget(pairs)
     with _pair_bar(pairs, "global (bounded)") as bar:
         highest, lowest = _Extensions(values, capacity, resolved, bar).extremes(submultisets(capacity, size - k), k)
@@ -454,9 +462,10 @@ def _largest_gap_symmetric(
     :math:`|a| = j \\le k - (n - c)`."""
     total = int(capacity.sum())
     plan = [(c, [j for j in range(k - (size - c) + 1) if c + j <= total]) for c in range(max(1, size - k), size + 1)]
-    pairs = sum(count_submultisets(capacity, c) * sum(count_submultisets(capacity, t) for t in [size - c, *js])
-                for c, js in plan)
-    _check_budget(pairs)
+    pairs = 0
+    for c, js in plan:  # stop counting once above the limit: the message then gives a lower bound
+        pairs += _count(capacity, c) * sum(_count(capacity, t) for t in [size - c, *js])
+        _check_budget(pairs)
     best = 0.0
     with _pair_bar(pairs, "global (symmetric)") as bar:
         extensions = _Extensions(values, capacity, resolved, bar)
@@ -485,13 +494,13 @@ def local_neighbour_counts(
     own = counts_of(release, values)
     spare = capacity - own
     if relation == "unbounded":
-        _check_budget(count_submultisets(own, k) + count_submultisets(spare, k))
+        _check_budget(_count(own, k) + _count(spare, k))
         return values, own, np.vstack([own - submultisets(own, k), own + submultisets(spare, k)])
     if relation == "symmetric":
         sizes = [(i, j) for i in range(min(k, int(own.sum()) - 1) + 1) for j in range(max(0, 1 - i), k - i + 1)]
     else:
         sizes = [(j, j) for j in range(k + 1)]
-    _check_budget(sum(count_submultisets(own, i) * count_submultisets(spare, j) for i, j in sizes))
+    _check_budget(sum(_count(own, i) * _count(spare, j) for i, j in sizes))
     blocks = []
     for i, j in sizes:
         removed, added = submultisets(own, i), submultisets(spare, j)
@@ -608,7 +617,7 @@ def neighbour_table(
     size = check_int("size", size, 1, universe_data.size, high_label=f"|universe| = {universe_data.size}")
     k = _check_distance(k, size, universe_data.size, relation)
     check_exact_sums(universe_data, _largest_dataset(size, k, relation, universe_data.size), "universe")
-    _check_budget(math.comb(universe_data.size, size) * _naive_pairs_per_release(size, universe_data.size, k,
+    _check_budget(_comb(universe_data.size, size) * _naive_pairs_per_release(size, universe_data.size, k,
                                                                                   relation))
     universe_tuple = tuple(universe_data.tolist())
     records = []

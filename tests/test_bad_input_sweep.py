@@ -438,8 +438,8 @@ EXCUSED: dict[str, str] = {
         "audit.AuditPair")},
     # engine internals: only ever called on arrays that as_dataset has already checked
     **{f"dpteach.neighbours.{name}": "engine internal, called on checked arrays only" for name in (
-        "distinct_counts", "count_submultisets", "submultisets", "counts_to_rows", "counts_of", "as_tuple",
-        "missing_from", "multiset_difference", "positional_neighbours")},
+        "distinct_counts", "count_submultisets", "comb_above", "submultisets", "counts_to_rows", "counts_of",
+        "as_tuple", "missing_from", "multiset_difference", "positional_neighbours")},
     "dpteach.sensitivity.local_neighbour_counts": "engine internal, called on checked arrays only",
     "dpteach.queries.check_exact_sums": "engine internal, called on arrays as_dataset has already checked",
     "dpteach.plotting.draw_neighbour_table": "draws what style_neighbour_table checks; needs an Axes",

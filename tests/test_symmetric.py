@@ -210,4 +210,4 @@ def test_symmetric_work_is_budgeted_and_shows_progress(monkeypatch, capsys) -> N
         with pytest.raises(ValueError, match="limit"):
             dpteach.global_sensitivity(range(12), 6, "var", k=3, relation="symmetric", method=method)
     with pytest.raises(ValueError, match="limit"):
-        dpteach.local_sensitivity(range(6), range(12), "var", k=3, relation="symmetric")
+        dpteach.local_sensitivity(range(6), range(12), "var", k=3, relation="symmetric", method="enumerate")
