@@ -489,7 +489,7 @@ def plot_audit_verdicts(panels: Mapping[str, Mapping[str, tuple[float, float, bo
     return fig
 
 
-SMOOTH_COLOURS = ("#08306b", "#2171b5", "#4eb3d3", "#a6dba0")
+SMOOTH_COLOURS = ("#08306b", "#2171b5", "#4eb3d3", "#41ab5d")
 SMOOTH_MARKERS = ("o", "s", "D", "^")  # a shape per beta as well, for projectors and grey-scale prints
 
 
