@@ -489,7 +489,8 @@ def plot_audit_verdicts(panels: Mapping[str, Mapping[str, tuple[float, float, bo
     return fig
 
 
-SMOOTH_COLOURS = ("#08519c", "#3182bd", "#6baed6", "#9ecae1")
+SMOOTH_COLOURS = ("#08306b", "#2171b5", "#4eb3d3", "#41ab5d")
+SMOOTH_MARKERS = ("o", "s", "D", "^")  # a shape per beta as well, for projectors and grey-scale prints
 
 
 def plot_smooth_between(panels: Mapping[str, pd.DataFrame], *, title: str) -> Figure:
@@ -515,8 +516,10 @@ def plot_smooth_between(panels: Mapping[str, pd.DataFrame], *, title: str) -> Fi
                 ax.text(0.5, y, "0 everywhere", va="center", ha="center", fontsize=9, color="grey")
                 continue
             ax.plot([0, 1], [y, y], color="#dddddd", linewidth=6, solid_capstyle="butt", zorder=0)
-            for column, colour in zip(smooth, SMOOTH_COLOURS, strict=False):  # at most four betas get a colour
-                ax.plot(row[column] / top, y, "o", color=colour, markersize=8, label=column if y == rows[0] else None)
+            styles = zip(smooth, SMOOTH_COLOURS, SMOOTH_MARKERS, strict=False)  # at most four betas get a style
+            for column, colour, marker in styles:
+                ax.plot(row[column] / top, y, marker, color=colour, markersize=8,
+                        label=column if y == rows[0] else None)
             ax.plot(row["LS"] / top, y, "|", color="#d62728", markersize=16, markeredgewidth=3,
                     label="LS" if y == rows[0] else None)
         ax.set_yticks(rows, list(frame.index))

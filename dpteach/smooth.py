@@ -225,6 +225,20 @@ def heavy_tail_density(z: ArrayLike, gamma: float = 4.0) -> np.ndarray:
     return gamma * math.sin(math.pi / gamma) / (2 * math.pi) / (1 + np.abs(values) ** gamma)
 
 
+def heavy_tail_std(gamma: float = 4.0) -> float:
+    r"""The standard deviation of :math:`Z \sim h(z) \propto 1/(1 + |z|^\gamma)`: finite only for
+    :math:`\gamma > 3`, where it is :math:`\sqrt{\sin(\pi/\gamma) / \sin(3\pi/\gamma)}` (1 for :math:`\gamma = 4`).
+
+    Proof: :math:`\int_0^\infty z^{s-1}/(1 + z^\gamma)\, dz = (\pi/\gamma)/\sin(\pi s/\gamma)` for
+    :math:`0 < s < \gamma`; the mean is 0 by symmetry, and :math:`E[Z^2]` is the ratio of this integral at
+    :math:`s = 3` to the one at :math:`s = 1` (the normaliser). Notebook 07 (noise cost against Laplace's).
+    """
+    gamma = _check_gamma(gamma)
+    if gamma <= 3:
+        raise ValueError(f"gamma must be > 3 for a finite standard deviation, got {gamma!r}")
+    return math.sqrt(math.sin(math.pi / gamma) / math.sin(3 * math.pi / gamma))
+
+
 def heavy_tail_noise(rng: np.random.Generator, gamma: float = 4.0, size: int | None = None) -> float | np.ndarray:
     r"""Draws from :math:`h(z) \propto 1/(1 + |z|^\gamma)` (one float, or an array of ``size``).
 
@@ -316,8 +330,10 @@ class _Ball:
 
     @property
     def largest_distance(self) -> int:
-        """Bounded: :math:`\\min(n, |U| - n)` replacements. Symmetric: remove all :math:`n` records and add all
-        :math:`|U| - n` others (a dataset is never empty, so :math:`|U| - 1` if the release is the universe)."""
+        """An upper bound on the largest distance, attained when the values are distinct. Bounded:
+        :math:`\\min(n, |U| - n)` replacements. Symmetric: remove all :math:`n` records and add all :math:`|U| - n`
+        others (a dataset is never empty, so :math:`|U| - 1` if the release is the universe). With repeated values
+        the true largest distance can be smaller; :math:`A^{(k)}` is flat beyond it."""
         n, room = self.release.size, self.universe.size - self.release.size
         if self.relation == "bounded":
             return min(n, room)
@@ -359,8 +375,8 @@ def _ball(release: ArrayLike, universe: ArrayLike, query: Query, relation: str) 
 
 def _check_k(ball: _Ball, k: object) -> int:
     top = ball.largest_distance
-    return check_int("k", k, 0, top, high_label=f"{top}, the largest {ball.relation} distance from this release "
-                                                 f"to another dataset of the universe")
+    return check_int("k", k, 0, top, high_label=f"{top}, an upper bound on the largest {ball.relation} distance "
+                                                 f"from this release to another dataset of the universe")
 
 
 # --- naive: the definitions, by positions
@@ -510,8 +526,10 @@ def local_sensitivity_at_distance(
     :math:`k = 0` gives :math:`LS(x)`. ``relation`` is ``"bounded"`` (datasets of the release's size,
     :math:`d` = records replaced) or ``"symmetric"`` (non-empty datasets of any size, :math:`d = |x \triangle y|`,
     add/remove DP); :math:`LS` is :func:`dpteach.sensitivity.local_sensitivity` at :math:`k = 1` under the same
-    relation. ``k`` runs from 0 to the largest distance the universe allows (bounded :math:`\min(n, |U| - n)`,
-    symmetric :math:`|U|`, or :math:`|U| - 1` when the release is the whole universe).
+    relation. ``k`` runs from 0 to at most the largest distance the universe allows (bounded
+    :math:`\min(n, |U| - n)`, symmetric :math:`|U|`, or :math:`|U| - 1` when the release is the whole universe).
+    Repeated values can make the true largest distance smaller (:math:`U = (1, 1, 1, 2)`, :math:`n = 2`: only
+    distance 1 exists); beyond it :math:`A^{(k)}` stays flat, so the extra ``k`` are harmless.
 
     ``method="naive"`` follows the definition: every dataset by positions, its distance by counting, its
     :math:`LS` by :func:`dpteach.sensitivity.local_sensitivity` with ``method="naive"``. ``"fast"`` lists each
@@ -560,8 +578,9 @@ def smooth_sensitivity(
     sensitivity, from the engine's closed forms) and let :math:`s` be the best :math:`e^{-\beta d'} M_{d'}` over
     the shells :math:`d' < d` done so far. If :math:`e^{-\beta d} G \le s`, then for every :math:`d'' \ge d`,
     :math:`e^{-\beta d''} M_{d''} \le e^{-\beta d} G \le s`, so no later shell can raise the maximum and the loop
-    stops with :math:`S^* = s`. (In floating point too: :math:`-\beta d` and ``exp`` are monotone in :math:`d`,
-    and products round monotonically.) ``std``, ``var`` and callables have no closed form here, so every shell is
+    stops with :math:`S^* = s`. (In floating point too, assuming a monotone ``exp``, which IEEE 754 does not
+    require of a library but which holds in practice: :math:`-\beta d` falls with :math:`d`, and products round
+    monotonically.) ``std``, ``var`` and callables have no closed form here, so every shell is
     computed. ``method="naive"`` takes the definition literally: :math:`A^{(k)}` from scratch for every :math:`k`,
     then the maximum. The two agree bit for bit.
     """

@@ -392,6 +392,8 @@ SPECS: tuple[Spec, ...] = (
     _spec(smooth.heavy_tail_scale, {"smooth_sensitivity": 1.0, "epsilon": 1.0, "gamma": 4.0},
           smooth_sensitivity=nonnegative_bad(), epsilon=positive_bad(),
           gamma=st.floats(min_value=-1e6, max_value=1.0, allow_nan=False) | NON_FINITE | NOT_A_NUMBER),
+    _spec(smooth.heavy_tail_std, {"gamma": 4.0},
+          gamma=st.floats(min_value=-1e6, max_value=3.0, allow_nan=False) | NON_FINITE | NOT_A_NUMBER),
     _spec(smooth.heavy_tail_density, {"z": DATA, "gamma": 4.0}, z=data_bad(),
           gamma=st.floats(min_value=-1e6, max_value=1.0, allow_nan=False) | NON_FINITE | NOT_A_NUMBER),
     _spec(smooth.heavy_tail_noise, {"rng": RNG, "gamma": 4.0, "size": 3}, rng=NOT_AN_RNG,

@@ -15,6 +15,7 @@ from dpteach.smooth import (
     heavy_tail_density,
     heavy_tail_noise,
     heavy_tail_scale,
+    heavy_tail_std,
     laplace_beta,
     smooth_median_release,
     smooth_median_release_pure,
@@ -220,6 +221,23 @@ def test_heavy_tail_noise_is_reproducible_and_scalar_by_default():
     first = heavy_tail_noise(np.random.default_rng(3))
     assert isinstance(first, float)
     assert first == heavy_tail_noise(np.random.default_rng(3))
+
+
+@pytest.mark.parametrize("gamma", [4.0, 5.0, 8.0])
+def test_heavy_tail_std_matches_the_density_integrated(gamma):
+    # E[Z^2] = 2 (int_0^1 z^2 h + int_1^inf z^2 h); with z = 1/t the second is int_0^1 h(1/t) / t^4 dt, whose
+    # integrand is bounded on [0, 1] for gamma >= 4
+    t = np.linspace(0.0, 1.0, 200_001)
+    inner = np.trapezoid(t**2 * heavy_tail_density(t, gamma), t)
+    outer = np.trapezoid(heavy_tail_density(1 / t[1:], gamma) / t[1:] ** 4, t[1:])
+    assert heavy_tail_std(gamma) == pytest.approx(math.sqrt(2 * (inner + outer)), rel=1e-4)
+    assert heavy_tail_std(4.0) == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize("gamma", [2.0, 3.0])
+def test_heavy_tail_std_refuses_an_infinite_variance(gamma):
+    with pytest.raises(ValueError, match="gamma must be > 3"):
+        heavy_tail_std(gamma)
 
 
 def test_heavy_tail_beta_and_scale_formulas():
