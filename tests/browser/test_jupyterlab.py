@@ -13,6 +13,7 @@ from __future__ import annotations
 import sys
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -254,6 +255,29 @@ def test_clicker_keys_step_back_from_the_last_slide(slideshow: Any, screenshots:
     assert page.evaluate(POSITION) != last_slide, "five steps back never left the last slide"
     page.screenshot(path=str(screenshots / "deck_01_two_back_from_the_end.png"))
 
+
+@contextmanager
+def _fresh_page(browser: Any, lab: Any) -> Iterator[Any]:
+    """A new browser page on notebook 01, closed afterwards."""
+    context = browser.new_context(viewport=SCREEN)
+    try:
+        page = context.new_page()
+        page.set_default_timeout(TIMEOUT)
+        page.goto(lab.notebook_url(NOTEBOOK), wait_until="domcontentloaded")
+        page.wait_for_selector(".jp-NotebookPanel .jp-Notebook .jp-Cell")
+        yield page
+    finally:
+        context.close()
+
+
+def _assert_a_fresh_page_is_normal(browser: Any, lab: Any, screenshot: Path) -> None:
+    """A new page on notebook 01 shows JupyterLab's menu bar and no presentation, even given time to restore one."""
+    with _fresh_page(browser, lab) as fresh:
+        fresh.wait_for_timeout(2000)  # time for a saved deck mode to come back, if it were saved
+        fresh.screenshot(path=str(screenshot))
+        assert fresh.locator("#jp-menu-panel .lm-MenuBar-itemLabel", has_text="File").is_visible()
+        assert fresh.locator(PRESENTING).count() == 0, "JupyterLab opened in presentation mode"
+
 def test_leaving_the_slideshow_leaves_jupyterlab_normal(slideshow: Any, lab: Any, browser: Any,
                                                         screenshots: Path) -> None:
     """The remote's stop button ends the deck; JupyterLab, opened afresh, shows its menu bar and no deck.
@@ -269,18 +293,7 @@ def test_leaving_the_slideshow_leaves_jupyterlab_normal(slideshow: Any, lab: Any
     settings = lab.root.parent / "home" / "settings" / "jupyterlab-slideshow" / "plugin.jupyterlab-settings"
     assert '"active": true' not in settings.read_text().replace(" ", "").replace('":t', '": t'), \
         f"presentation mode saved for the next start: {settings.read_text()}"
-    context = browser.new_context(viewport=SCREEN)
-    try:
-        fresh = context.new_page()
-        fresh.set_default_timeout(TIMEOUT)
-        fresh.goto(lab.notebook_url(NOTEBOOK), wait_until="domcontentloaded")
-        fresh.wait_for_selector(".jp-NotebookPanel .jp-Notebook .jp-Cell")
-        fresh.wait_for_timeout(2000)  # time for a saved deck mode to come back, if it were saved
-        assert fresh.locator("#jp-menu-panel .lm-MenuBar-itemLabel", has_text="File").is_visible()
-        assert fresh.locator(PRESENTING).count() == 0
-        fresh.screenshot(path=str(screenshots / "jupyterlab_after_deck.png"))
-    finally:
-        context.close()
+    _assert_a_fresh_page_is_normal(browser, lab, screenshots / "jupyterlab_after_deck.png")
 
 
 def test_chinese_notebook_renders_with_the_bundled_font(browser: Any, lab: Any, screenshots: Path,
@@ -333,12 +346,7 @@ def test_jupyterlab_restarted_during_a_presentation_opens_normally(lab: Any, bro
     server under the other tests' pages.
     """
     settings = lab.root.parent / "home" / "settings" / "jupyterlab-slideshow" / "plugin.jupyterlab-settings"
-    context = browser.new_context(viewport=SCREEN)
-    try:
-        page = context.new_page()
-        page.set_default_timeout(TIMEOUT)
-        page.goto(lab.notebook_url(NOTEBOOK), wait_until="domcontentloaded")
-        page.wait_for_selector(".jp-NotebookPanel .jp-Notebook .jp-Cell")
+    with _fresh_page(browser, lab) as page:
         page.locator('.jp-NotebookPanel-toolbar [data-command="deck:toggle"]').first.click()
         page.wait_for_selector(PRESENTING, state="attached")
         deadline = time.monotonic() + TIMEOUT / 1000
@@ -346,18 +354,5 @@ def test_jupyterlab_restarted_during_a_presentation_opens_normally(lab: Any, bro
             time.sleep(0.2)
         assert '"active":true' in settings.read_text().replace(" ", ""), \
             "the extension no longer saves its mode: this test no longer exercises a sticky presentation mode"
-    finally:
-        context.close()
     lab.restart()
-    context = browser.new_context(viewport=SCREEN)
-    try:
-        fresh = context.new_page()
-        fresh.set_default_timeout(TIMEOUT)
-        fresh.goto(lab.notebook_url(NOTEBOOK), wait_until="domcontentloaded")
-        fresh.wait_for_selector(".jp-NotebookPanel .jp-Notebook .jp-Cell")
-        fresh.wait_for_timeout(2000)  # time for a saved deck mode to come back, if it were saved
-        fresh.screenshot(path=str(screenshots / "jupyterlab_after_restart.png"))
-        assert fresh.locator("#jp-menu-panel .lm-MenuBar-itemLabel", has_text="File").is_visible()
-        assert fresh.locator(PRESENTING).count() == 0, "JupyterLab restarted in presentation mode"
-    finally:
-        context.close()
+    _assert_a_fresh_page_is_normal(browser, lab, screenshots / "jupyterlab_after_restart.png")
