@@ -292,7 +292,8 @@ def audit(
     if violation <= 0:
         _, revealing, event, direction, p_hat, q_hat = max(candidates, key=lambda c: c[1])
         if revealing == 0:
-            event, p_hat, q_hat = f"none (no event has a lower bound above δ = {delta:g})", math.nan, math.nan
+            event = f"none (no event's lower bound, less δ = {delta:g}, exceeds its upper bound on the other side)"
+            p_hat, q_hat = math.nan, math.nan
     bottom = names.index("⊥ (refused)")
     return AuditResult(
         epsilon=epsilon, delta=delta, n_samples=n_samples, n_events=len(names), alpha=alpha,
