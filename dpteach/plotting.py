@@ -523,7 +523,7 @@ def plot_smooth_between(panels: Mapping[str, pd.DataFrame], *, title: str) -> Fi
             ax.plot(row["LS"] / top, y, "|", color="#d62728", markersize=16, markeredgewidth=3,
                     label="LS" if y == rows[0] else None)
         ax.set_yticks(rows, list(frame.index))
-        ax.set(xlim=(-0.05, 1.18), xticks=[0, 0.25, 0.5, 0.75, 1], title=panel, xlabel="fraction of GS  (GS at right)")
+        ax.set(xlim=(-0.08, 1.18), xticks=[0, 0.25, 0.5, 0.75, 1], title=panel, xlabel="fraction of GS  (GS at right)")
         ax.grid(axis="y", visible=False)
     handles, labels = axes[0][0].get_legend_handles_labels()
     fig.legend(handles, labels, loc="lower center", ncol=len(labels), frameon=False)
