@@ -56,6 +56,7 @@ import pandas as pd
 from tqdm.auto import tqdm
 
 from dpteach.exact import global_exact, has_closed_form, local_exact, sub_multiset_counts
+from dpteach.global_spread import bounded_global_var
 from dpteach.neighbours import (
     RELATIONS,
     as_tuple,
@@ -207,6 +208,10 @@ def global_sensitivity(
         )
     if relation == "symmetric":
         return _largest_gap_symmetric(values, capacity, size, k, resolved)
+    if method == "fast" and query == "var":
+        certified = bounded_global_var(universe_data, size, k, resolved)
+        if certified is not None:
+            return certified
     return _largest_range_over_cores(values, capacity, size, k, resolved)
 
 
