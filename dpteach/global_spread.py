@@ -52,14 +52,25 @@ in general. The standard deviation is not covered ((L) fails under the square ro
 ``None`` (the caller then enumerates). It answers only when all of these hold: the values are whole numbers with
 :math:`8 n^2 A'^2 \le 2^{63}` and :math:`|U| A'^2 \le 2^{62}` (:math:`A'` the largest distance from the rounded
 mid-range), so the candidates' :math:`n^2 (V(y) - V(x)) = n Q_y - S_y^2 - n Q_x + S_x^2` are exact ``int64``
-integers; no candidate attaining :math:`T` has :math:`S_x = S_y` (then by the claim *every* maximising pair is a
-candidate); and :math:`4E + 2uT < 1/n^2` with :math:`E` numpy's error bound (:func:`dpteach.spread.numpy_error`)
-and :math:`u = 2^{-53}`. Enumeration reports :math:`\max \mathrm{fl}(\hat V(y) - \hat V(x))` over all pairs, with
-:math:`\hat V` numpy's ``var`` of the sorted dataset. Real gaps are multiples of :math:`1/n^2`, so a pair that is
-not a maximiser has a real gap at most :math:`T - 1/n^2`, and its rounded gap is at most
-:math:`(T - 1/n^2 + 2E)(1 + u)`, below every maximiser's :math:`(T - 2E)(1 - u)` exactly when
-:math:`4E + 2uT < (1 + u)/n^2`. So enumeration's value is the largest rounded gap among the maximisers, which are
-all candidates: this function evaluates them with the very numpy code enumeration uses and returns that maximum.
+integers and :math:`T` is known exactly; and :math:`4E + 2uT < 1/n^2` with :math:`E` numpy's error bound
+(:func:`dpteach.spread.numpy_error`) and :math:`u = 2^{-53}`. Enumeration reports
+:math:`\max \mathrm{fl}(\hat V(y) - \hat V(x))` over all pairs (and 0), with :math:`\hat V` numpy's ``var`` of the
+sorted dataset (correctly rounded subtraction is monotone, so its max-minus-min per core is this). Real gaps are
+multiples of :math:`1/n^2`, so a pair that is not a maximiser has a real gap at most :math:`T - 1/n^2`, and its
+rounded gap is at most :math:`(T - 1/n^2 + 2E)(1 + u)`, below every maximiser's :math:`(T - 2E)(1 - u)` exactly
+when :math:`4E + 2uT < (1 + u)/n^2`. So enumeration's value is the largest rounded gap over the *maximisers*, and
+this function evaluates every one of them with the very numpy code enumeration uses:
+
+* the candidates attaining :math:`T` with :math:`S_x \ne S_y`: by the claim these are all maximisers with unequal
+  sums;
+* for each candidate attaining :math:`T` with :math:`S_x = S_y` (sums of whole numbers, exact), its
+  :math:`(A, B) = (x - y, y - x)` with **every** core :math:`C \subseteq U - A - B` of :math:`n - |A|` values (the
+  gap does not depend on :math:`C`, by (L)). By the claim every maximiser with equal sums has its
+  :math:`(A, B)` among these.
+
+That last step enumerates cores (about :math:`\binom{|U| - 2j}{n - j}` per tied :math:`(A, B)`), so its work is
+budgeted too; above :data:`MAX_CANDIDATES` the function returns ``None``. It is cheap when few
+:math:`(A, B)` tie, as on the blog's universes.
 """
 
 from __future__ import annotations
