@@ -83,7 +83,7 @@ from dpteach.neighbours import count_submultisets, counts_to_rows, distinct_coun
 from dpteach.queries import ResolvedQuery
 from dpteach.spread import numpy_error
 
-MAX_CANDIDATES = 20_000_000
+MAX_CANDIDATES = 2_000_000  # scoring holds several int64 arrays of this many entries at once (16 MB each)
 _UNIT = Fraction(1, 2**53)
 
 
