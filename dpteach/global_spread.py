@@ -83,14 +83,35 @@ from dpteach.neighbours import count_submultisets, counts_to_rows, distinct_coun
 from dpteach.queries import ResolvedQuery
 from dpteach.spread import numpy_error
 
-MAX_CANDIDATES = 2_000_000  # scoring holds several int64 arrays of this many entries at once (16 MB each)
+MAX_CANDIDATES = 2_000_000  # scoring holds several int64 arrays of up to this many entries (16 MB each)
 _UNIT = Fraction(1, 2**53)
 
 
 def candidate_count(capacity: np.ndarray, top: int) -> int:
     """At least as many candidate pairs as :func:`bounded_global_var` scores: every :math:`A` of at most ``top``
-    values (one extra value of multiplicity ``top`` counts the missing ones) times :math:`(top + 1)(top + 2)`."""
-    return count_submultisets(np.append(capacity, top), top, cap=MAX_CANDIDATES) * (top + 1) * (top + 2)
+    values (:func:`_count_small`) times :math:`(top + 1)(top + 2)`."""
+    return _count_small(capacity, top) * (top + 1) * (top + 2)
+
+
+def _count_small(capacity: np.ndarray, top: int) -> int:
+    """How many sub-multisets of at most ``top`` values (one extra value of multiplicity ``top`` counts the missing
+    ones); exact up to :data:`MAX_CANDIDATES`, a lower bound above it."""
+    return count_submultisets(np.append(capacity, top), top, cap=MAX_CANDIDATES)
+
+
+def _small_submultisets(capacity: np.ndarray, top: int) -> list[np.ndarray]:
+    """Count vectors of every sub-multiset of ``j`` values, for ``j = 0 .. top`` (entry ``j``). Each is built once,
+    as a non-decreasing sequence of value indices: a row grows only at or after the last index it used."""
+    d = capacity.size
+    rows, last = np.zeros((1, d), dtype=np.int64), np.zeros(1, dtype=np.int64)
+    found = [rows]
+    for _ in range(top):
+        row, index = np.nonzero((np.arange(d)[None, :] >= last[:, None]) & (rows < capacity[None, :]))
+        rows = rows[row]
+        rows[np.arange(row.size), index] += 1
+        last = index
+        found.append(rows)
+    return found
 
 
 def _prefix(rows: np.ndarray) -> np.ndarray:
@@ -112,7 +133,9 @@ def windows(size: int, rest: int, core: int, j: int) -> list[tuple[int, int]]:
 
 def bounded_global_var(universe: np.ndarray, size: int, k: int, resolved: ResolvedQuery) -> float | None:
     """Enumeration's bounded :math:`GS_k` of ``var`` bit for bit, or ``None`` when the certificate of the module
-    docstring does not hold (or the candidates exceed :data:`MAX_CANDIDATES`). ``universe`` sorted, checked."""
+    docstring does not hold, or the candidates (or the sets :math:`A` times :math:`|U|`, the rows held while scoring)
+    exceed :data:`MAX_CANDIDATES`. ``universe`` sorted, checked. The cheap refusals come first, so a ``None`` is
+    quick whenever the work would be large."""
     top = min(k, universe.size - size)
     if top < 1:
         return None
@@ -122,15 +145,17 @@ def bounded_global_var(universe: np.ndarray, size: int, k: int, resolved: Resolv
     reach = float(max(np.abs(universe - centre).max(), 1.0))
     if 8 * size**2 * reach**2 > 2.0**63 or universe.size * reach**2 > 2.0**62:
         return None
+    if 4 * numpy_error("var", universe, size) >= Fraction(1, size**2):  # the certificate below cannot hold
+        return None
     values, capacity = distinct_counts(universe)
-    if candidate_count(capacity, top) > MAX_CANDIDATES:
+    small = _count_small(capacity, top)
+    if small * (top + 1) * (top + 2) > MAX_CANDIDATES or small * universe.size > MAX_CANDIDATES:
         return None
     shifted = (values - centre).astype(np.int64)
-    every = submultisets(np.append(capacity, top), top)[:, :-1]
-    sizes = every.sum(axis=1)
+    every = _small_submultisets(capacity, top)
     scored = []
     for j in range(1, top + 1):
-        own = every[sizes == j]
+        own = every[j]
         rest = counts_to_rows(shifted, capacity - own)
         s1, s2 = _prefix(rest), _prefix(rest * rest)
         width, core = universe.size - j, size - j
