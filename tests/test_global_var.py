@@ -20,6 +20,7 @@ import dpteach
 from dpteach import global_spread
 from dpteach import sensitivity as sens
 from dpteach.datasets import BLOG_FIGURES
+from dpteach.neighbours import submultisets
 from dpteach.queries import resolve_query
 
 whole_values = st.integers(-7, 15).map(float)
@@ -171,3 +172,13 @@ def test_tied_sums_enumerate_their_cores() -> None:
     top = max(pairs.values())
     assert any(sum(x) == sum(y) for (x, y), gap in pairs.items() if gap == top)
     assert global_spread.bounded_global_var(universe, 4, 3, VAR) == enumerated(universe, 4, 3)
+
+
+@settings(max_examples=200, deadline=None)
+@given(capacity=st.lists(st.integers(1, 4), min_size=1, max_size=6), top=st.integers(0, 5))
+def test_small_submultisets_lists_each_set_once(capacity, top) -> None:
+    capacity = np.array(capacity)
+    built = global_spread._small_submultisets(capacity, top)
+    for j, rows in enumerate(built):
+        expected = sorted(map(tuple, submultisets(capacity, j).tolist()))
+        assert sorted(map(tuple, rows.tolist())) == expected
