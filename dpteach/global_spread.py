@@ -43,10 +43,11 @@ past position :math:`p` meets only copies of the part's top value, so it can sli
 same sums, which is then a candidate. :math:`\square`
 
 So the largest real gap :math:`T` is the largest over the candidates: per :math:`A` there are at most
-:math:`(j + 1)(j + 2)` of them, scored in :math:`O(1)` each from prefix sums of :math:`W`. The values of
-:math:`A` are still enumerated (:math:`\sum_j \binom{d + j - 1}{j}` multisets at most, :math:`d` distinct values):
-no structure for :math:`A` is proved here, so the method is polynomial in :math:`|U|` for fixed :math:`k`, not
-in general. The standard deviation is not covered ((L) fails under the square root) and stays enumerated.
+:math:`(j + 1)(j + 2)` of them, scored in :math:`O(1)` each from prefix sums of :math:`W` (built in
+:math:`O(|U|)` per :math:`A`). The sets :math:`A` are still enumerated (:math:`\sum_j \binom{d + j - 1}{j}`
+multisets at most, :math:`d` distinct values): no structure for :math:`A` is proved here, so the work is
+:math:`O(|U|^{k + 1})`, polynomial in :math:`|U|` for fixed :math:`k` only.
+The standard deviation is not covered ((L) fails under the square root) and stays enumerated.
 
 **Floating point: exact or not at all.** :func:`bounded_global_var` returns enumeration's value bit for bit, or
 ``None`` (the caller then enumerates). It answers only when all of these hold: the values are whole numbers with
@@ -58,7 +59,8 @@ integers and :math:`T` is known exactly; and :math:`4E + 2uT < 1/n^2` with :math
 sorted dataset (correctly rounded subtraction is monotone, so its max-minus-min per core is this). Real gaps are
 multiples of :math:`1/n^2`, so a pair that is not a maximiser has a real gap at most :math:`T - 1/n^2`, and its
 rounded gap is at most :math:`(T - 1/n^2 + 2E)(1 + u)`, below every maximiser's :math:`(T - 2E)(1 - u)` exactly
-when :math:`4E + 2uT < (1 + u)/n^2`. So enumeration's value is the largest rounded gap over the *maximisers*, and
+when :math:`4E + 2uT < (1 + u)/n^2` (if :math:`T - 1/n^2 + 2E < 0` the rounded gap is negative and cannot beat
+the 0 that both methods include). So enumeration's value is the largest rounded gap over the *maximisers*, and
 this function evaluates every one of them with the very numpy code enumeration uses:
 
 * the candidates attaining :math:`T` with :math:`S_x \ne S_y`: by the claim these are all maximisers with unequal
@@ -68,7 +70,11 @@ this function evaluates every one of them with the very numpy code enumeration u
   gap does not depend on :math:`C`, by (L)). By the claim every maximiser with equal sums has its
   :math:`(A, B)` among these.
 
-That last step enumerates cores (about :math:`\binom{|U| - 2j}{n - j}` per tied :math:`(A, B)`), so its work is
+Since :math:`E` grows like :math:`n u` times the squared half range, the certificate holds for small whole
+numbers (every bounded blog universe) and fails for wide ranges, e.g. integers up to :math:`10^6` with
+:math:`n = 50`: those calls enumerate, as before.
+
+The tied step enumerates cores (about :math:`\binom{|U| - 2j}{n - j}` per tied :math:`(A, B)`), so its work is
 budgeted too; above :data:`MAX_CANDIDATES` the function returns ``None``. It is cheap when few
 :math:`(A, B)` tie, as on the blog's universes.
 """
