@@ -32,9 +32,11 @@ Three methods give the same numbers:
 * ``method="fast"`` (the default) uses the closed forms of :mod:`dpteach.exact` for ``count``, ``sum``,
   ``mean``, ``median`` and ``percentile_<p>`` (a few candidate datasets read off the sorted universe, so
   universes of a million values take well under a second), the closed forms of :mod:`dpteach.spread` for the
-  *local* ``var`` and ``std``, and ``"enumerate"`` for everything else (the *global* ``var`` and ``std``, and
-  callables, for which no exact shortcut is proved). Notebook 06. The closed forms cover all three relations;
-  each is proved in the docstring of its module.
+  *local* ``var`` and ``std``, the candidates of :mod:`dpteach.global_spread` for the *global* ``var`` under
+  ``relation="bounded"`` (used only when certified equal to enumeration, else it enumerates), and
+  ``"enumerate"`` for everything else (the other global ``var`` and ``std``, and callables, for which no exact
+  shortcut is proved). Notebook 06. The closed forms of ``exact`` and ``spread`` cover all three relations;
+  each shortcut is proved in the docstring of its module.
 
 Fail safe: a query value that overflows float64 (or is NaN) raises ``ValueError`` wherever it is computed
 (:func:`dpteach.queries.resolve_query`), so no NaN ever reaches a ``max``; integers beyond :math:`2^{53}` are
@@ -56,6 +58,7 @@ import pandas as pd
 from tqdm.auto import tqdm
 
 from dpteach.exact import global_exact, has_closed_form, local_exact, sub_multiset_counts
+from dpteach.global_spread import bounded_global_var, candidate_count
 from dpteach.neighbours import (
     RELATIONS,
     as_tuple,
@@ -118,6 +121,14 @@ def _largest_dataset(size: int, k: int, relation: str, universe_size: int) -> in
 def _count(capacity: np.ndarray, size: int) -> int:
     """:func:`count_submultisets` capped at :data:`MAX_PAIRS`: exact up to it, a lower bound above it, always fast."""
     return count_submultisets(capacity, size, cap=MAX_PAIRS)
+
+
+def _candidates_pay(capacity: np.ndarray, size: int, k: int, universe_size: int) -> bool:
+    """Whether :func:`dpteach.global_spread.bounded_global_var` scores fewer than half as many candidates as the
+    bounded enumeration compares pairs. Both answers are exact; on the blog grid's universes the candidates' fixed
+    cost (about 0.3 ms) only pays off below that ratio, so smaller cases keep enumerating."""
+    top = min(k, universe_size - size)
+    return 2 * candidate_count(capacity, top) < _count(capacity, size - k) * _count(capacity, k)
 
 
 def _amount(pairs: int) -> str:
@@ -207,6 +218,10 @@ def global_sensitivity(
         )
     if relation == "symmetric":
         return _largest_gap_symmetric(values, capacity, size, k, resolved)
+    if method == "fast" and query == "var" and _candidates_pay(capacity, size, k, universe_data.size):
+        certified = bounded_global_var(universe_data, size, k, resolved)
+        if certified is not None:
+            return certified
     return _largest_range_over_cores(values, capacity, size, k, resolved)
 
 

@@ -1,0 +1,215 @@
+r"""Global sensitivity of the variance (population, ``ddof=0``) under bounded neighbours, from few candidates.
+
+Notebook 06. The local case is :mod:`dpteach.spread`; this module uses its two facts (C) *convex in each record*
+and (N) *nearest values* and adds a third. Write :math:`V(y) = Q_y/n - S_y^2/n^2` for :math:`n` records with sum
+:math:`S_y` and sum of squares :math:`Q_y`.
+
+**Pairs.** Two bounded neighbours at distance :math:`j \le k` are :math:`x = C + A`, :math:`y = C + B` with
+:math:`C = x \cap y` (:math:`n - j` records), :math:`A = x - y`, :math:`B = y - x`, :math:`|A| = |B| = j` and
+:math:`C + A + B \subseteq U` (so :math:`j \le |U| - n`); conversely any such triple (even with :math:`A, B`
+sharing values) is a pair at distance at most :math:`j`. :math:`GS_k = \max (V(y) - V(x))` over all of them
+(both orders are listed, so the maximum is the largest :math:`|V(x) - V(y)|`).
+
+* (L) **Affine in the core's sum.** :math:`V(C + B) - V(C + A) = \frac{Q_B - Q_A}{n}
+  - \frac{(S_B - S_A)(2 S_C + S_A + S_B)}{n^2}`: :math:`Q_C` cancels. For fixed :math:`A, B` the gap is affine in
+  :math:`S_C` with slope :math:`-2(S_B - S_A)/n^2`. If :math:`S_B > S_A` every maximiser has :math:`C` = the
+  :math:`n - j` *smallest* values of :math:`U - A - B` (the unique multiset of least sum), if :math:`S_B < S_A`
+  the largest; if :math:`S_B = S_A` the gap does not depend on :math:`C`, so replacing :math:`C` by the smallest
+  remainder gives another maximiser.
+
+**Candidates** (:func:`windows`). For each :math:`j \le \min(k, |U| - n)` and each distinct :math:`A` of
+:math:`j` values of :math:`U`, let :math:`W = U - A` sorted (:math:`|U| - j` values). The candidates are
+:math:`y` = the :math:`p` lowest and :math:`n - p` highest of :math:`W` (a *split*, :math:`0 \le p \le n`) and
+:math:`x = A + K` with :math:`K` a *window* of :math:`n - j` consecutive values of :math:`W` lying inside the
+lowest-:math:`p` part (when :math:`p \ge n - j`) or inside the highest-:math:`(n - p)` part (when
+:math:`p \le j`). Each is a pair: :math:`K \subseteq y`, so :math:`x` and :math:`y` share :math:`n - j` records.
+
+*Claim: every maximiser* :math:`(x, y)` *with* :math:`S_x \ne S_y` *is a candidate, and if some maximiser has*
+:math:`S_x = S_y` *then so does some candidate that attains the maximum.* Take a maximiser with :math:`C` extreme
+by (L); say :math:`S_B \ge S_A`, so :math:`C` is the smallest :math:`n - j` of :math:`U - A - B` (the other case
+is the mirror image). Let :math:`Z = U - C - A - B` (unused). (i) By (C) with :math:`n \ge 2` (:math:`1 \le k < n`),
+:math:`B` is a split of :math:`B + Z` (:mod:`dpteach.spread`'s proof: otherwise moving a record of :math:`B`
+outwards inside its pool raises :math:`V(y)` strictly and leaves :math:`x` alone): :math:`B = B_l + B_h` with
+:math:`B_l \le Z \le B_h`. With :math:`C \le Z`, the multiset :math:`W = U - A = C + B_l + Z + B_h` has :math:`Z`
+as a window, so :math:`y = W - Z` is a split of :math:`W` with :math:`p = |C| + |B_l|` and
+:math:`p \ge n - j`. (ii) Exchanging a record of :math:`C` with one of :math:`B` keeps :math:`y` (still
+:math:`C + B`) and keeps the triple inside :math:`U`; so :math:`C` minimises :math:`V(C' + A)` over
+:math:`C' \subseteq y`, :math:`|C'| = n - j`, and by (N) (strict unless :math:`C` is already a nearest set) it
+consists of the values of :math:`y` nearest to :math:`\bar x`: a window of :math:`y`. Being inside
+:math:`C + B_l` (the lowest :math:`p` of :math:`W`), it is a window of that part (as multisets: a window that spills
+past position :math:`p` meets only copies of the part's top value, so it can slide back). Steps (i) and (ii) hold for
+*every* maximiser, and (L) makes :math:`C` extreme in every maximiser with :math:`S_x \ne S_y`
+(:math:`S_y - S_x = S_B - S_A`). A maximiser with :math:`S_x = S_y` turns into one with extreme :math:`C` and the
+same sums, which is then a candidate. :math:`\square`
+
+So the largest real gap :math:`T` is the largest over the candidates: per :math:`A` there are at most
+:math:`(j + 1)(j + 2)` of them, scored in :math:`O(1)` each from prefix sums of :math:`W` (built in
+:math:`O(|U|)` per :math:`A`). The sets :math:`A` are still enumerated (:math:`\sum_j \binom{d + j - 1}{j}`
+multisets at most, :math:`d` distinct values): no structure for :math:`A` is proved here, so the work is
+:math:`O(|U|^{k + 1})`, polynomial in :math:`|U|` for fixed :math:`k` only.
+The standard deviation is not covered ((L) fails under the square root) and stays enumerated.
+
+**Floating point: exact or not at all.** :func:`bounded_global_var` returns enumeration's value bit for bit, or
+``None`` (the caller then enumerates). It answers only when all of these hold: the values are whole numbers with
+:math:`8 n^2 A'^2 \le 2^{63}` and :math:`|U| A'^2 \le 2^{62}` (:math:`A'` the largest distance from the rounded
+mid-range), so the candidates' :math:`n^2 (V(y) - V(x)) = n Q_y - S_y^2 - n Q_x + S_x^2` are exact ``int64``
+integers and :math:`T` is known exactly; and :math:`4E + 2uT < 1/n^2` with :math:`E` numpy's error bound
+(:func:`dpteach.spread.numpy_error`) and :math:`u = 2^{-53}`. Enumeration reports
+:math:`\max \mathrm{fl}(\hat V(y) - \hat V(x))` over all pairs (and 0), with :math:`\hat V` numpy's ``var`` of the
+sorted dataset (correctly rounded subtraction is monotone, so its max-minus-min per core is this). Real gaps are
+multiples of :math:`1/n^2`, so a pair that is not a maximiser has a real gap at most :math:`T - 1/n^2`, and its
+rounded gap is at most :math:`(T - 1/n^2 + 2E)(1 + u)`, below every maximiser's :math:`(T - 2E)(1 - u)` exactly
+when :math:`4E + 2uT < (1 + u)/n^2` (if :math:`T - 1/n^2 + 2E < 0` the rounded gap is negative and cannot beat
+the 0 that both methods include). So enumeration's value is the largest rounded gap over the *maximisers*, and
+this function evaluates every one of them with the very numpy code enumeration uses:
+
+* the candidates attaining :math:`T` with :math:`S_x \ne S_y`: by the claim these are all maximisers with unequal
+  sums;
+* for each candidate attaining :math:`T` with :math:`S_x = S_y` (sums of whole numbers, exact), its
+  :math:`(A, B) = (x - y, y - x)` with **every** core :math:`C \subseteq U - A - B` of :math:`n - |A|` values (the
+  gap does not depend on :math:`C`, by (L)). By the claim every maximiser with equal sums has its
+  :math:`(A, B)` among these.
+
+Since :math:`E` grows like :math:`n u` times the squared half range, the certificate holds for small whole
+numbers (every bounded blog universe) and fails for wide ranges, e.g. integers up to :math:`10^6` with
+:math:`n = 50`: those calls enumerate, as before.
+
+The tied step enumerates cores (about :math:`\binom{|U| - 2j}{n - j}` per tied :math:`(A, B)`), so its work is
+budgeted too; above :data:`MAX_CANDIDATES` the function returns ``None``. It is cheap when few
+:math:`(A, B)` tie, as on the blog's universes.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+
+from dpteach.neighbours import count_submultisets, counts_to_rows, distinct_counts, submultisets
+from dpteach.queries import ResolvedQuery
+from dpteach.spread import numpy_error
+
+MAX_CANDIDATES = 2_000_000  # scoring holds several int64 arrays of up to this many entries (16 MB each)
+_UNIT = Fraction(1, 2**53)
+
+
+def candidate_count(capacity: np.ndarray, top: int) -> int:
+    """At least as many candidate pairs as :func:`bounded_global_var` scores: every :math:`A` of at most ``top``
+    values (:func:`_count_small`) times :math:`(top + 1)(top + 2)`."""
+    return _count_small(capacity, top) * (top + 1) * (top + 2)
+
+
+def _count_small(capacity: np.ndarray, top: int) -> int:
+    """How many sub-multisets of at most ``top`` values (one extra value of multiplicity ``top`` counts the missing
+    ones); exact up to :data:`MAX_CANDIDATES`, a lower bound above it."""
+    return count_submultisets(np.append(capacity, top), top, cap=MAX_CANDIDATES)
+
+
+def _small_submultisets(capacity: np.ndarray, top: int) -> list[np.ndarray]:
+    """Count vectors of every sub-multiset of ``j`` values, for ``j = 0 .. top`` (entry ``j``). Each is built once,
+    as a non-decreasing sequence of value indices: a row grows only at or after the last index it used."""
+    d = capacity.size
+    rows, last = np.zeros((1, d), dtype=np.int64), np.zeros(1, dtype=np.int64)
+    found = [rows]
+    for _ in range(top):
+        row, index = np.nonzero((np.arange(d)[None, :] >= last[:, None]) & (rows < capacity[None, :]))
+        rows = rows[row]
+        rows[np.arange(row.size), index] += 1
+        last = index
+        found.append(rows)
+    return found
+
+
+def _prefix(rows: np.ndarray) -> np.ndarray:
+    """Row-wise prefix sums with a leading zero column."""
+    return np.concatenate([np.zeros((rows.shape[0], 1), dtype=rows.dtype), np.cumsum(rows, axis=1)], axis=1)
+
+
+def windows(size: int, rest: int, core: int, j: int) -> list[tuple[int, int]]:
+    """Every candidate shape for one ``j`` (module docstring): ``y`` is the ``p`` lowest and ``size - p`` highest of
+    sorted ``W`` (``rest`` values), ``K`` the ``core`` values of ``W`` from position ``s`` on."""
+    pairs = []
+    for p in range(size + 1):
+        starts = list(range(p - core + 1)) if p >= core else []
+        if p <= j:
+            starts += list(range(rest - (size - p), rest - core + 1))
+        pairs += [(p, s) for s in dict.fromkeys(starts)]
+    return pairs
+
+
+def bounded_global_var(universe: np.ndarray, size: int, k: int, resolved: ResolvedQuery) -> float | None:
+    """Enumeration's bounded :math:`GS_k` of ``var`` bit for bit, or ``None`` when the certificate of the module
+    docstring does not hold, or the candidates (or the sets :math:`A` times :math:`|U|`, the rows held while scoring)
+    exceed :data:`MAX_CANDIDATES`. ``universe`` sorted, checked. The cheap refusals come first, so a ``None`` is
+    quick whenever the work would be large."""
+    top = min(k, universe.size - size)
+    if top < 1:
+        return None
+    if not np.all(universe == np.round(universe)):
+        return None
+    centre = float(np.round(universe[-1] / 2 + universe[0] / 2))
+    reach = float(max(np.abs(universe - centre).max(), 1.0))
+    if 8 * size**2 * reach**2 > 2.0**63 or universe.size * reach**2 > 2.0**62:
+        return None
+    if 4 * numpy_error("var", universe, size) >= Fraction(1, size**2):  # the certificate below cannot hold
+        return None
+    values, capacity = distinct_counts(universe)
+    small = _count_small(capacity, top)
+    if small * (top + 1) * (top + 2) > MAX_CANDIDATES or small * universe.size > MAX_CANDIDATES:
+        return None
+    shifted = (values - centre).astype(np.int64)
+    every = _small_submultisets(capacity, top)
+    scored = []
+    for j in range(1, top + 1):
+        own = every[j]
+        rest = counts_to_rows(shifted, capacity - own)
+        s1, s2 = _prefix(rest), _prefix(rest * rest)
+        width, core = universe.size - j, size - j
+        split, start = np.array(windows(size, width, core, j)).T
+        y1 = s1[:, split] + s1[:, [width]] - s1[:, width - size + split]
+        y2 = s2[:, split] + s2[:, [width]] - s2[:, width - size + split]
+        x1 = (own @ shifted)[:, None] + s1[:, start + core] - s1[:, start]
+        x2 = (own @ (shifted * shifted))[:, None] + s2[:, start + core] - s2[:, start]
+        scored.append((j, own, split, start, size * y2 - y1 * y1 - size * x2 + x1 * x1, x1 == y1))
+    best_gap = max(int(gap.max()) for *_, gap, _ in scored)
+    if 4 * numpy_error("var", universe, size) + 2 * _UNIT * Fraction(best_gap, size**2) >= Fraction(1, size**2):
+        return None
+    best, tied = 0.0, set()
+    for j, own, split, start, gap, equal in scored:
+        row, column = np.nonzero(gap == best_gap)
+        if row.size == 0:
+            continue
+        rest = counts_to_rows(values, capacity - own[row])
+        width, core = universe.size - j, size - j
+        low = np.arange(size)[None, :]
+        kept = np.where(low < split[column, None], low, low + width - size)
+        y = np.take_along_axis(rest, kept, axis=1)
+        window = np.take_along_axis(rest, start[column, None] + np.arange(core)[None, :], axis=1)
+        x = np.sort(np.concatenate([counts_to_rows(values, own[row]), window], axis=1), axis=1)
+        same = equal[row, column]
+        tied.update(_differences(values, x[same], y[same]))
+        if not same.all():
+            best = max(best, float((resolved.on_rows(y[~same]) - resolved.on_rows(x[~same])).max()))
+    work = sum(count_submultisets(capacity - np.array(a) - np.array(b), size - sum(a), cap=MAX_CANDIDATES + 1)
+               for a, b in tied)
+    if work > MAX_CANDIDATES:
+        return None
+    for a, b in tied:
+        away, added = np.array(a), np.array(b)
+        cores = submultisets(capacity - away - added, size - int(away.sum()))
+        f_x = resolved.on_rows(counts_to_rows(values, cores + away))
+        f_y = resolved.on_rows(counts_to_rows(values, cores + added))
+        best = max(best, float((f_y - f_x).max()))
+    return best
+
+
+def _differences(values: np.ndarray, x: np.ndarray, y: np.ndarray) -> set[tuple[tuple[int, ...], tuple[int, ...]]]:
+    """The distinct :math:`(x - y, y - x)` of sorted row pairs, as count-vector tuples."""
+    def counts(rows: np.ndarray) -> np.ndarray:
+        table = np.zeros((rows.shape[0], values.size), dtype=np.int64)
+        np.add.at(table, (np.arange(rows.shape[0])[:, None], np.searchsorted(values, rows)), 1)
+        return table
+
+    cx, cy = counts(x), counts(y)
+    common = np.minimum(cx, cy)
+    return {(tuple(a), tuple(b)) for a, b in zip((cx - common).tolist(), (cy - common).tolist(), strict=True)}

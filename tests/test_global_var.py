@@ -1,0 +1,184 @@
+"""dpteach.global_spread (global var, bounded neighbours) against exhaustive enumeration.
+
+Tolerance: none. On whole numbers the fast answer must equal enumeration bit for bit (the module certifies it or
+hands back to enumeration). The structural claim itself (the candidates contain every maximising pair with unequal
+sums, and the largest gap) is checked in exact rational arithmetic, on whole and fractional universes alike.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import dpteach
+from dpteach import global_spread
+from dpteach import sensitivity as sens
+from dpteach.datasets import BLOG_FIGURES
+from dpteach.neighbours import submultisets
+from dpteach.queries import resolve_query
+
+whole_values = st.integers(-7, 15).map(float)
+float_values = st.floats(-60, 60, allow_nan=False).map(lambda v: round(v, 3))
+VAR = resolve_query("var")
+
+
+@st.composite
+def cases(draw, values=whole_values, max_size: int = 9):
+    """(sorted universe, size, k): values from a small pool (duplicates), every k from 1 to size - 1."""
+    pool = draw(st.lists(values, min_size=1, max_size=5))
+    universe = sorted(draw(st.lists(st.sampled_from(pool), min_size=3, max_size=max_size)))
+    size = draw(st.integers(2, len(universe)))
+    k = draw(st.integers(1, size - 1))
+    return np.array(universe), size, k
+
+
+def enumerated(universe: np.ndarray, size: int, k: int) -> float:
+    return dpteach.global_sensitivity(universe, size, "var", k=k, relation="bounded", method="enumerate")
+
+
+@settings(max_examples=1500, deadline=None)
+@given(case=cases())
+def test_candidates_equal_enumeration_on_whole_numbers(case) -> None:
+    universe, size, k = case
+    expected = enumerated(universe, size, k)
+    value = global_spread.bounded_global_var(universe, size, k, VAR)
+    if min(k, universe.size - size) >= 1:  # small whole numbers: the certificate must hold
+        assert value == expected
+    else:
+        assert value is None
+    assert dpteach.global_sensitivity(universe, size, "var", k=k, relation="bounded") == expected
+
+
+@settings(max_examples=400, deadline=None)
+@given(case=cases(float_values))
+def test_fast_equals_enumeration_on_fractions(case) -> None:
+    universe, size, k = case
+    fast = dpteach.global_sensitivity(universe, size, "var", k=k, relation="bounded")
+    assert fast == enumerated(universe, size, k)
+
+
+def _variance(data: tuple[Fraction, ...]) -> Fraction:
+    total = sum(data, Fraction(0))
+    return sum((d * d for d in data), Fraction(0)) / len(data) - (total / len(data)) ** 2
+
+
+def _all_pairs(universe: np.ndarray, size: int, k: int) -> dict[tuple, Fraction]:
+    """Every bounded pair (x, y) as sorted tuples, with its exact gap V(y) - V(x)."""
+    exact = [Fraction(float(v)) for v in universe]
+    releases = {tuple(sorted(c)) for c in itertools.combinations(exact, size)}
+    pairs = {}
+    for x in releases:
+        for y in releases:
+            shared = sum((Counter(x) & Counter(y)).values())
+            if size - shared <= k:
+                pairs[(x, y)] = _variance(y) - _variance(x)
+    return pairs
+
+
+def _candidates(universe: np.ndarray, size: int, k: int) -> set[tuple]:
+    """The candidate family of the module docstring, written out from its text (positions in sorted U - A)."""
+    exact = [Fraction(float(v)) for v in universe]
+    found = set()
+    for j in range(1, min(k, len(exact) - size) + 1):
+        for chosen in itertools.combinations(range(len(exact)), j):
+            away = [exact[i] for i in chosen]
+            rest = [v for i, v in enumerate(exact) if i not in chosen]
+            core = size - j
+            for p in range(size + 1):
+                y = rest[:p] + rest[len(rest) - (size - p):]
+                starts = list(range(p - core + 1)) if p >= core else []
+                if p <= j:
+                    starts += range(len(rest) - (size - p), len(rest) - core + 1)
+                for s in starts:
+                    found.add((tuple(sorted(away + rest[s:s + core])), tuple(y)))
+    return found
+
+
+@settings(max_examples=250, deadline=None)
+@given(case=cases(st.one_of(whole_values, float_values), max_size=8))
+def test_candidates_hold_every_maximiser_with_unequal_sums(case) -> None:
+    universe, size, k = case
+    pairs = _all_pairs(universe, size, k)
+    top = max(pairs.values())
+    found = _candidates(universe, size, k)
+    assert found <= set(pairs), "every candidate must be a bounded pair"
+    if found:
+        assert max(pairs[c] for c in found) == top
+    for (x, y), gap in pairs.items():
+        if gap == top and sum(x) != sum(y):
+            assert (x, y) in found
+
+
+def test_the_blog_universes_are_answered_by_the_candidates() -> None:
+    """The certified path (not the fallback) answers every bounded var cell of the blog's global figures."""
+    answered = 0
+    for figure in BLOG_FIGURES:
+        if figure.local or figure.relation != "bounded":
+            continue
+        for column in figure.universe().values():
+            universe = np.sort(np.asarray(column, dtype=float))
+            for k in figure.ks:
+                value = global_spread.bounded_global_var(universe, figure.size, k, VAR)
+                assert value is not None
+                assert value == enumerated(universe, figure.size, k)
+                answered += 1
+    assert answered == 14
+
+
+def test_fast_uses_the_candidates_where_they_pay() -> None:
+    """The default path calls the candidates on a larger case (and then agrees with enumeration)."""
+    universe = np.arange(-4.0, 8.0)
+    calls = []
+
+    def spy(*args):
+        calls.append(args)
+        return global_spread.bounded_global_var(*args)
+
+    with pytest.MonkeyPatch.context() as monkey:
+        monkey.setattr(sens, "bounded_global_var", spy)
+        fast = dpteach.global_sensitivity(universe, 7, "var", k=2, relation="bounded")
+    assert len(calls) == 1
+    assert fast == enumerated(universe, 7, 2)
+
+
+def test_fractions_and_a_full_universe_are_left_to_enumeration() -> None:
+    assert global_spread.bounded_global_var(np.array([0.5, 1.0, 2.0, 4.0]), 2, 1, VAR) is None
+    assert global_spread.bounded_global_var(np.array([1.0, 2.0, 3.0]), 3, 2, VAR) is None
+
+
+@pytest.mark.parametrize("patch", ["error", "budget"])
+def test_uncertified_calls_fall_back_to_enumeration(patch: str) -> None:
+    universe = np.array([-3.0, 0, 0, 1, 4, 4, 9, 12])
+    with pytest.MonkeyPatch.context() as monkey:
+        if patch == "error":
+            monkey.setattr(global_spread, "numpy_error", lambda *args: Fraction(1))
+        else:
+            monkey.setattr(global_spread, "MAX_CANDIDATES", 5)
+        assert global_spread.bounded_global_var(universe, 5, 2, VAR) is None
+        fast = dpteach.global_sensitivity(universe, 5, "var", k=2, relation="bounded")
+    assert fast == enumerated(universe, 5, 2)
+
+
+def test_tied_sums_enumerate_their_cores() -> None:
+    """A maximising pair with equal sums (found by search): its cores are enumerated, and the answer is exact."""
+    universe = np.array([-2.0, -1, 1, 2, 3, 5])
+    pairs = _all_pairs(universe, 4, 3)
+    top = max(pairs.values())
+    assert any(sum(x) == sum(y) for (x, y), gap in pairs.items() if gap == top)
+    assert global_spread.bounded_global_var(universe, 4, 3, VAR) == enumerated(universe, 4, 3)
+
+
+@settings(max_examples=200, deadline=None)
+@given(capacity=st.lists(st.integers(1, 4), min_size=1, max_size=6), top=st.integers(0, 5))
+def test_small_submultisets_lists_each_set_once(capacity, top) -> None:
+    capacity = np.array(capacity)
+    built = global_spread._small_submultisets(capacity, top)
+    for j, rows in enumerate(built):
+        expected = sorted(map(tuple, submultisets(capacity, j).tolist()))
+        assert sorted(map(tuple, rows.tolist())) == expected
