@@ -31,7 +31,14 @@ from dpteach.mechanisms import (
 )
 from dpteach.neighbours import count_submultisets, counts_to_rows, missing_from, submultisets
 from dpteach.queries import Query, ResolvedQuery, as_dataset, check_data, check_exact_sums, check_int, resolve_query
-from dpteach.sensitivity import MAX_PAIRS, PROGRESS_ABOVE, global_sensitivity, local_sensitivity
+from dpteach.sensitivity import (
+    _CHUNK_CELLS,
+    MAX_PAIRS,
+    PROGRESS_ABOVE,
+    _weights,
+    global_sensitivity,
+    local_sensitivity,
+)
 
 
 @dataclass(frozen=True)
@@ -441,7 +448,7 @@ def _shell(ball: _Ball, d: int) -> np.ndarray:
     return np.vstack(blocks)
 
 
-def _query_by_key(ball: _Ball, keys: np.ndarray, weights: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _query_by_key(ball: _Ball, keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Evaluate the query once on each distinct dataset among ``keys``: (sorted keys, values)."""
     keys = np.unique(keys)
     counts = np.empty((keys.size, ball.values.size), dtype=np.int64)
@@ -461,7 +468,7 @@ def _local_sensitivities(ball: _Ball, shell: np.ndarray) -> np.ndarray:
     :func:`dpteach.sensitivity.local_sensitivity` compares: replace one record by one of another value, or add one,
     or remove one if two or more remain)."""
     d_u = ball.values.size
-    weights = np.concatenate([[1], np.cumprod(ball.capacity[:-1] + 1)]).astype(np.int64)
+    weights = _weights(ball.capacity)
     keys = shell @ weights
     if ball.relation == "bounded":
         step = weights[None, None, :] - weights[None, :, None]  # remove value p, add value q
@@ -472,7 +479,7 @@ def _local_sensitivities(ball: _Ball, shell: np.ndarray) -> np.ndarray:
         can = np.concatenate([(shell > 0) & (shell.sum(axis=1, keepdims=True) >= 2), shell < ball.capacity], axis=1)
         moved = keys[:, None] + step[None, :]
     moved, can = moved.reshape(len(shell), -1), can.reshape(len(shell), -1)
-    table_keys, table_f = _query_by_key(ball, np.concatenate([keys, moved[can]]), weights)
+    table_keys, table_f = _query_by_key(ball, np.concatenate([keys, moved[can]]))
     f_y = table_f[np.searchsorted(table_keys, keys)]
     f_nb = table_f[np.minimum(np.searchsorted(table_keys, moved), table_keys.size - 1)]
     high = np.where(can, f_nb, -np.inf).max(axis=1, initial=-np.inf)
@@ -499,8 +506,6 @@ def _shell_maxima(ball: _Ball, distances: Iterable[int]) -> Iterator[tuple[int, 
             bar.update(work)
             yield d, top
 
-
-_CHUNK_CELLS = 2_000_000
 
 
 def _global_bound(ball: _Ball) -> float | None:

@@ -14,30 +14,20 @@ A page, style sheet or script that would load anything from another host fails t
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import os
 import shutil
 import sys
 import time
 from pathlib import Path
-from types import ModuleType
+
+import build_slides  # beside this script, as lab_setup.py imports cjk_webfont
+import cjk_webfont
 
 ROOT = Path(__file__).resolve().parent.parent
 BOOK = ROOT / "book"
 GENERATED = ROOT / "_build" / "book-generated"
 DOCTREES = ROOT / "_build" / "book-doctrees"
 LANDING = "notebooks/00_index.html"
-
-
-def _script(name: str) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(name, Path(__file__).with_name(f"{name}.py"))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-build_slides = _script("build_slides")
-cjk_webfont = _script("cjk_webfont")
 
 
 def cjk_css() -> str:
