@@ -81,6 +81,8 @@ budgeted too; above :data:`MAX_CANDIDATES` the function returns ``None``. It is 
 
 from __future__ import annotations
 
+import functools
+import math
 from fractions import Fraction
 
 import numpy as np
@@ -213,3 +215,104 @@ def _differences(values: np.ndarray, x: np.ndarray, y: np.ndarray) -> set[tuple[
     cx, cy = counts(x), counts(y)
     common = np.minimum(cx, cy)
     return {(tuple(a), tuple(b)) for a, b in zip((cx - common).tolist(), (cy - common).tolist(), strict=True)}
+
+
+# ------------------------------------------------------------------------------------------- unbounded
+def unbounded_count(total: int, size: int, k: int) -> int:
+    """How many candidate pairs :func:`unbounded_shapes` lists for ``total`` values, release size ``size``."""
+    count = 0
+    for part in (size - k, size):
+        count += (k + 1) * (total - k + 2)
+        if part >= 2:
+            count += (part + 1) * (total - part - k + 1)
+    return count
+
+
+@functools.lru_cache(maxsize=64)
+def unbounded_shapes(total: int, part: int, k: int) -> np.ndarray:
+    r"""The candidate pairs of one unbounded family (module docstring, *Unbounded*) as rows of positions in the
+    sorted universe (``total`` values): ``(side, p0, p1, p2, p3, r0, r1, r2, r3)``. The part :math:`P`
+    (``part`` records) is positions ``[p0, p1) + [p2, p3)`` and the added :math:`R` (``k`` records)
+    ``[r0, r1) + [r2, r3)``; ``side`` is 1 for (a), scored by :math:`V(P + R) - V(P)`, and -1 for (b).
+    A pure function of three integers, so it is cached; the table is read-only."""
+    middle = total - k
+    a = np.arange(k + 1)[:, None]  # side (a): R = the a lowest and k - a highest of U, P inside the middle
+    s = np.arange(middle - part + 1)[None, :]  # P a window of the middle
+    a_w, s_w = np.broadcast_arrays(a, s)
+    c = np.arange(part + 1)[None, :]  # P a split of the middle: its c lowest and part - c highest
+    a_s, c_s = np.broadcast_arrays(a, c)
+    blocks = [
+        _columns(1, a_w + s_w, a_w + s_w + part, 0, 0, 0, a_w, a_w + middle, total),
+        _columns(1, a_s, a_s + c_s, a_s + middle - (part - c_s), a_s + middle, 0, a_s, a_s + middle, total),
+    ]
+    if part >= 2:  # side (b): P = the b lowest and part - b highest of U, R a window of the rest
+        b, t = np.broadcast_arrays(np.arange(part + 1)[:, None], np.arange(total - part - k + 1)[None, :])
+        blocks.append(_columns(-1, 0, b, total - part + b, total, b + t, b + t + k, 0, 0))
+    table = np.concatenate(blocks)
+    table.flags.writeable = False
+    return table
+
+
+def _columns(*columns: int | np.ndarray) -> np.ndarray:
+    """Stack scalars and equal-shaped arrays as the columns of one int64 table (one row per array entry)."""
+    shape = next(np.shape(c) for c in columns if np.ndim(c))
+    return np.stack([np.broadcast_to(c, shape).ravel() for c in columns], axis=1).astype(np.int64)
+
+
+def _ranges_sum(prefix: np.ndarray, shapes: np.ndarray, first: int) -> np.ndarray:
+    """Sum over the two position ranges in columns ``first .. first + 3`` of ``shapes``."""
+    return (prefix[shapes[:, first + 1]] - prefix[shapes[:, first]]
+            + prefix[shapes[:, first + 3]] - prefix[shapes[:, first + 2]])
+
+
+def _ranges_rows(universe: np.ndarray, shapes: np.ndarray, first: int, columns: tuple[int, ...]) -> np.ndarray:
+    """The sorted datasets made of the ranges in the given column pairs (offsets from ``first``)."""
+    positions = [np.concatenate([np.arange(row[first + lo], row[first + lo + 1]) for lo in columns])
+                 for row in shapes]
+    return universe[np.sort(np.array(positions, dtype=np.int64).reshape(len(shapes), -1), axis=1)]
+
+
+def unbounded_global_var(universe: np.ndarray, size: int, k: int, resolved: ResolvedQuery) -> float | None:
+    """Enumeration's unbounded :math:`GS_k` of ``var`` bit for bit, or ``None`` when the certificate of the module
+    docstring (*Unbounded*) does not hold or the candidates exceed :data:`MAX_CANDIDATES`. ``universe`` sorted and
+    checked, ``1 <= k < size``, ``size + k <= |U|``."""
+    total, size, k = universe.size, int(size), int(k)
+    if unbounded_count(total, size, k) > MAX_CANDIDATES or not np.all(universe == np.round(universe)):
+        return None
+    centre = float(np.round(universe[-1] / 2 + universe[0] / 2))
+    reach = float(max(np.abs(universe - centre).max(), 1.0))
+    if 4 * (size + k) ** 4 * reach**2 > 2.0**62 or total * reach**2 > 2.0**62:
+        return None
+    families = [(size - k, size), (size, size + k)]
+    spacing = Fraction(1, math.lcm(*(m * m * p * p for p, m in families)))
+    error = numpy_error("var", universe, size + k)
+    if 4 * error >= spacing:
+        return None
+    shifted = (universe - centre).astype(np.int64)
+    s1 = np.concatenate([[0], np.cumsum(shifted)])
+    s2 = np.concatenate([[0], np.cumsum(shifted * shifted)])
+    scored = []
+    for part, whole in families:
+        shapes = unbounded_shapes(total, part, k)
+        p_sum, p_sq = _ranges_sum(s1, shapes, 1), _ranges_sum(s2, shapes, 1)
+        b_sum, b_sq = p_sum + _ranges_sum(s1, shapes, 5), p_sq + _ranges_sum(s2, shapes, 5)
+        spread_whole, spread_part = whole * b_sq - b_sum * b_sum, part * p_sq - p_sum * p_sum  # m^2 V, p^2 V
+        gap = shapes[:, 0] * (part * part * spread_whole - whole * whole * spread_part)
+        scored.append((shapes, gap, part, whole))
+    best = max(Fraction(int(gap.max()), whole * whole * part * part) for _, gap, part, whole in scored)
+    if best <= 0 or 4 * error + 2 * _UNIT * best >= spacing:
+        return None
+    answer = 0.0
+    for shapes, gap, part, whole in scored:
+        target = best * whole * whole * part * part
+        if target.denominator != 1:
+            continue
+        winners = shapes[gap == target.numerator]
+        if winners.size == 0:
+            continue
+        if winners.shape[0] * (whole + part) > MAX_CANDIDATES:
+            return None
+        f_part = resolved.on_rows(_ranges_rows(universe, winners, 1, (0, 2)))
+        f_whole = resolved.on_rows(_ranges_rows(universe, winners, 1, (0, 2, 4, 6)))
+        answer = max(answer, float((winners[:, 0] * (f_whole - f_part)).max()))
+    return answer

@@ -58,7 +58,7 @@ import pandas as pd
 from tqdm.auto import tqdm
 
 from dpteach.exact import global_exact, has_closed_form, local_exact, sub_multiset_counts
-from dpteach.global_spread import bounded_global_var, candidate_count
+from dpteach.global_spread import bounded_global_var, candidate_count, unbounded_global_var
 from dpteach.neighbours import (
     RELATIONS,
     as_tuple,
@@ -213,6 +213,10 @@ def global_sensitivity(
         return global_exact(universe_data, size, k, relation, query, resolved)
     values, capacity = distinct_counts(universe_data)
     if relation == "unbounded":
+        if method == "fast" and query == "var":
+            certified = unbounded_global_var(universe_data, size, k, resolved)
+            if certified is not None:
+                return certified
         return max(
             _largest_gap_to_parts(values, capacity, whole, k, resolved) for whole in (size, size + k)
         )
