@@ -1,4 +1,5 @@
-r"""Global sensitivity of the variance (population, ``ddof=0``) under bounded neighbours, from few candidates.
+r"""Global sensitivity of the variance (population, ``ddof=0``) under bounded and unbounded neighbours, from few
+candidates.
 
 Notebook 06. The local case is :mod:`dpteach.spread`; this module uses its two facts (C) *convex in each record*
 and (N) *nearest values* and adds a third. Write :math:`V(y) = Q_y/n - S_y^2/n^2` for :math:`n` records with sum
@@ -47,7 +48,8 @@ So the largest real gap :math:`T` is the largest over the candidates: per :math:
 :math:`O(|U|)` per :math:`A`). The sets :math:`A` are still enumerated (:math:`\sum_j \binom{d + j - 1}{j}`
 multisets at most, :math:`d` distinct values): no structure for :math:`A` is proved here, so the work is
 :math:`O(|U|^{k + 1})`, polynomial in :math:`|U|` for fixed :math:`k` only.
-The standard deviation is not covered ((L) fails under the square root) and stays enumerated.
+The standard deviation is not covered ((L) fails under the square root) and stays enumerated, under every
+relation (the convexity step (iii) of *Unbounded* below fails for it too).
 
 **Floating point: exact or not at all.** :func:`bounded_global_var` returns enumeration's value bit for bit, or
 ``None`` (the caller then enumerates). It answers only when all of these hold: the values are whole numbers with
@@ -77,6 +79,68 @@ numbers (every bounded blog universe) and fails for wide ranges, e.g. integers u
 The tied step enumerates cores (about :math:`\binom{|U| - 2j}{n - j}` per tied :math:`(A, B)`), so its work is
 budgeted too; above :data:`MAX_CANDIDATES` the function returns ``None``. It is cheap when few
 :math:`(A, B)` tie, as on the blog's universes.
+
+**Unbounded** (:func:`unbounded_global_var`). The pairs are a dataset :math:`B \subseteq U` and a part
+:math:`P \subset B` with :math:`|B - P| = k`, in two families :math:`(|P|, |B|) = (n - k, n)` (a record removed
+from a release) and :math:`(n, n + k)` (records added); enumeration reports the largest :math:`|V(B) - V(P)|`.
+Write :math:`p = |P|`, :math:`m = p + k`, :math:`R = B - P`, :math:`Z = U - B` (unused). Side (a) maximises
+:math:`V(B) - V(P)`, side (b) :math:`V(P) - V(B)`; a pair attaining the largest :math:`|V(B) - V(P)|` attains the
+largest value of its side within its family, so it suffices to show that *every maximiser of a side is a
+candidate*. Three exchange facts, each proved by moving records while the others stay:
+
+* (W) *Least variance: a window.* Among the :math:`q`-record sub-multisets of a pool, every minimiser of the
+  variance is a window of the sorted pool. If a pool value :math:`b` outside it lies strictly between its least
+  and largest record, replacing the record :math:`z` farther from its mean :math:`\mu` by :math:`b` changes the
+  variance by :math:`((b - \mu)^2 - (z - \mu)^2)/q - (b - z)^2/q^2 < 0`.
+* (S) *Convex per record: a split.* If the objective is a strictly convex function of each record of a chosen set
+  (the others fixed), every maximiser is a split of its pool (its lowest and highest values): a record strictly
+  inside the range of the unchosen values can move to one of them and strictly gain. By (C), :math:`V(D)` has
+  leading coefficient :math:`(d - 1)/d^2` in each record of a :math:`d`-record :math:`D`, and :math:`(d - 1)/d^2`
+  is strictly decreasing for :math:`d \ge 2`.
+* (H) *Convex in the sums: a window or a split.* If the objective depends on the chosen :math:`q`-set :math:`X`
+  only through :math:`F = c\,Q_X + g(S_X)` with :math:`c \ne 0` and :math:`g` strictly convex, every maximiser is
+  a window or a split of the pool. :math:`F` is convex on the plane, so its maximum over the finite set of points
+  :math:`(S_X, Q_X)` is attained at vertices of their convex hull, and *only* there: a maximiser inside the hull is
+  an average of vertices that all attain the maximum, with equality in Jensen's inequality, so (strict convexity
+  in :math:`S`) they share :math:`S` and then differ in :math:`Q`, hence in :math:`F` (:math:`c \ne 0`); a
+  contradiction. A vertex is the unique maximiser of :math:`\lambda S + \nu Q = \sum_{x \in X}
+  (\lambda x + \nu x^2)` for all :math:`(\lambda, \nu)` in an open set; choose :math:`\nu \ne 0` and
+  :math:`\lambda + \nu (w + w') \ne 0` for all distinct pool values :math:`w, w'`. Then :math:`\phi(w) = \lambda
+  w + \nu w^2` is one-to-one on the pool's values and every :math:`X` at that vertex is *the* :math:`q` records of
+  largest :math:`\phi`: a window if :math:`\nu < 0` (:math:`\phi` concave), a split if :math:`\nu > 0`.
+
+*Side (a)*, :math:`V(P + R) - V(P)`. (i) With :math:`B` fixed, :math:`P` minimises :math:`V(P)` among the
+:math:`p`-sets of :math:`B`: a window of :math:`B` by (W), so :math:`R_l \le P \le R_h` where :math:`R = R_l + R_h`
+are the records of :math:`B` below and above it. (ii) With :math:`P` fixed, :math:`R` maximises :math:`V(P + R)`: a
+split of :math:`R + Z` by (S) (:math:`m \ge 2`), so :math:`R_l \le Z \le R_h`. By (i) and (ii) :math:`R_l` lies
+below everything else of :math:`U`: :math:`R` is the :math:`a` lowest and :math:`k - a` highest values of
+:math:`U` (:math:`0 \le a \le k`). (iii) With :math:`R` fixed, the objective is
+:math:`(1/m - 1/p)\,Q_P + g(S_P)` plus a constant, with :math:`g(S) = S^2/p^2 - (S + S_R)^2/m^2`, strictly convex
+(:math:`m > p`): by (H), :math:`P` is a window or a split of the middle :math:`U - R`.
+Candidates: :math:`(k + 1)(|U| - k + 2)`.
+
+*Side (b)*, :math:`V(P) - V(P + R)`, only for :math:`p \ge 2` (with :math:`p = 1`, :math:`V(P) = 0` and the
+side is never positive). (i) With :math:`B` fixed, :math:`P` maximises :math:`V(P)` among the :math:`p`-sets of
+:math:`B`: a split of :math:`B` by (S), so :math:`P_l \le R \le P_h`. (ii) With :math:`R` fixed, the leading
+coefficient in each record of :math:`P` is :math:`(p - 1)/p^2 - (m - 1)/m^2 > 0`: by (S), :math:`P` is a split
+of :math:`P + Z`, so :math:`P_l \le Z \le P_h`. Hence :math:`P` is the :math:`b` lowest and :math:`p - b` highest
+values of :math:`U`. (iii) With :math:`P` fixed, :math:`R` minimises :math:`V(P + R)`: by the exchange of (W)
+(replace the record of :math:`R` farther from the mean of :math:`B`), a window of :math:`U - P`.
+Candidates: :math:`(p + 1)(|U| - p - k + 1)`.
+
+Every candidate is a pair (its :math:`P` and :math:`R` are disjoint position sets of :math:`U`), so the largest
+real gap :math:`T` is the largest over the candidates, and every pair attaining it is a candidate (as a multiset:
+positions of equal values give equal multisets). Each is scored in :math:`O(1)` from prefix sums, as exact
+``int64`` integers :math:`p^2 (m Q_B - S_B^2) - m^2 (p Q_P - S_P^2) = m^2 p^2 (V(B) - V(P))` on whole numbers
+shifted by the rounded mid-range, when :math:`4 m^4 A'^2 \le 2^{62}`. The work is :math:`O(|U| (k + n))`.
+
+*Floating point.* Real gaps are multiples of :math:`1/L`, :math:`L = \operatorname{lcm}(n^2 (n - k)^2,
+(n + k)^2 n^2)`. When :math:`4E + 2uT < 1/L` (:math:`E` numpy's error for datasets of up to :math:`n + k`
+records), a pair that does not attain :math:`T` has a rounded gap below every maximiser's (the bounded argument
+above, with :math:`1/L` for :math:`1/n^2`), so enumeration's value is the largest rounded gap over the
+maximisers, all of which are candidates: :func:`unbounded_global_var` evaluates exactly those with numpy, as
+enumeration does, and returns its value bit for bit. Otherwise (fractions, wide ranges, large :math:`n`: the
+spacing :math:`1/L` shrinks like :math:`n^{-8}`) it returns ``None`` and the caller enumerates.
 """
 
 from __future__ import annotations
