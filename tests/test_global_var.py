@@ -182,3 +182,125 @@ def test_small_submultisets_lists_each_set_once(capacity, top) -> None:
     for j, rows in enumerate(built):
         expected = sorted(map(tuple, submultisets(capacity, j).tolist()))
         assert sorted(map(tuple, rows.tolist())) == expected
+
+
+# ------------------------------------------------------------------------------------------- unbounded
+@st.composite
+def unbounded_cases(draw, values=whole_values, max_size: int = 10):
+    """(sorted universe, size, k) with 1 <= k < size and size + k <= |U|, the unbounded relation's range."""
+    pool = draw(st.lists(values, min_size=1, max_size=6))
+    universe = sorted(draw(st.lists(st.sampled_from(pool), min_size=3, max_size=max_size)))
+    size = draw(st.integers(2, len(universe) - 1))
+    k = draw(st.integers(1, min(size - 1, len(universe) - size)))
+    return np.array(universe), size, k
+
+
+def unbounded_enumerated(universe: np.ndarray, size: int, k: int) -> float:
+    return dpteach.global_sensitivity(universe, size, "var", k=k, relation="unbounded", method="enumerate")
+
+
+@settings(max_examples=1500, deadline=None)
+@given(case=unbounded_cases())
+def test_unbounded_candidates_equal_enumeration_on_whole_numbers(case) -> None:
+    universe, size, k = case
+    expected = unbounded_enumerated(universe, size, k)
+    value = global_spread.unbounded_global_var(universe, size, k, VAR)
+    if np.unique(universe).size > 1:  # small whole numbers, some spread: the certificate must hold
+        assert value == expected
+    else:  # every variance is 0: no gap to certify, enumeration answers
+        assert value is None and expected == 0.0
+    assert dpteach.global_sensitivity(universe, size, "var", k=k, relation="unbounded") == expected
+
+
+@settings(max_examples=300, deadline=None)
+@given(case=unbounded_cases(float_values))
+def test_unbounded_fast_equals_enumeration_on_fractions(case) -> None:
+    universe, size, k = case
+    assert dpteach.global_sensitivity(universe, size, "var", k=k, relation="unbounded") == unbounded_enumerated(
+        universe, size, k)
+
+
+def _unbounded_pairs(universe: np.ndarray, size: int, k: int) -> dict[tuple, Fraction]:
+    """Every unbounded pair (part P, dataset B = P + R, |R| = k) of both families, as sorted tuples, with its exact
+    |V(B) - V(P)|."""
+    exact = [Fraction(float(v)) for v in universe]
+    pairs = {}
+    for whole in (size, size + k):
+        for b_positions in itertools.combinations(range(len(exact)), whole):
+            for r_positions in itertools.combinations(b_positions, k):
+                part = tuple(exact[i] for i in b_positions if i not in r_positions)
+                dataset = tuple(exact[i] for i in b_positions)
+                pairs[(part, dataset)] = abs(_variance(dataset) - _variance(part))
+    return pairs
+
+
+def _unbounded_candidates(universe: np.ndarray, size: int, k: int) -> set[tuple]:
+    """The candidates of the docstring's *Unbounded* section, written out from its text (positions in sorted U)."""
+    exact = [Fraction(float(v)) for v in universe]
+    total, found = len(exact), set()
+
+    def pair(part: list[int], added: list[int]) -> tuple:
+        return tuple(exact[i] for i in sorted(part)), tuple(exact[i] for i in sorted(part + added))
+
+    for p in (size - k, size):
+        for a in range(k + 1):  # side (a): R the a lowest and k - a highest, P a window or a split of the rest
+            added = list(range(a)) + list(range(total - k + a, total))
+            middle = [i for i in range(total) if i not in added]
+            for s in range(len(middle) - p + 1):
+                found.add(pair(middle[s:s + p], added))
+            for c in range(p + 1):
+                found.add(pair(middle[:c] + middle[len(middle) - (p - c):], added))
+        if p >= 2:  # side (b): P the b lowest and p - b highest, R a window of the rest
+            for b in range(p + 1):
+                part = list(range(b)) + list(range(total - p + b, total))
+                rest = [i for i in range(total) if i not in part]
+                for s in range(len(rest) - k + 1):
+                    found.add(pair(part, rest[s:s + k]))
+    return found
+
+
+@settings(max_examples=250, deadline=None)
+@given(case=unbounded_cases(st.one_of(whole_values, float_values), max_size=8))
+def test_unbounded_candidates_hold_every_maximiser(case) -> None:
+    """The docstring's claim in exact arithmetic: every pair attaining the largest gap is a candidate."""
+    universe, size, k = case
+    pairs = _unbounded_pairs(universe, size, k)
+    top = max(pairs.values())
+    found = _unbounded_candidates(universe, size, k)
+    assert found <= set(pairs), "every candidate must be an unbounded pair"
+    assert {c for c, gap in pairs.items() if gap == top} <= found
+
+
+def test_unbounded_shapes_match_their_count() -> None:
+    for total, size, k in [(10, 6, 4), (12, 7, 2), (5, 3, 2), (40, 20, 10)]:
+        listed = sum(len(global_spread.unbounded_shapes(total, part, k)) for part in (size - k, size))
+        assert listed == global_spread.unbounded_count(total, size, k)
+
+
+def test_the_blog_universes_are_answered_by_the_unbounded_candidates() -> None:
+    """The certified path answers every unbounded var cell of the blog's global figures."""
+    answered = 0
+    for figure in BLOG_FIGURES:
+        if figure.local or figure.relation != "unbounded":
+            continue
+        for column in figure.universe().values():
+            universe = np.sort(np.asarray(column, dtype=float))
+            for k in figure.ks:
+                value = global_spread.unbounded_global_var(universe, figure.size, k, VAR)
+                assert value is not None
+                assert value == unbounded_enumerated(universe, figure.size, k)
+                answered += 1
+    assert answered == 14
+
+
+@pytest.mark.parametrize("patch", ["error", "budget"])
+def test_uncertified_unbounded_calls_fall_back_to_enumeration(patch: str) -> None:
+    universe = np.array([-3.0, 0, 0, 1, 4, 4, 9, 12])
+    with pytest.MonkeyPatch.context() as monkey:
+        if patch == "error":
+            monkey.setattr(global_spread, "numpy_error", lambda *args: Fraction(1))
+        else:
+            monkey.setattr(global_spread, "MAX_CANDIDATES", 5)
+        assert global_spread.unbounded_global_var(universe, 5, 2, VAR) is None
+        fast = dpteach.global_sensitivity(universe, 5, "var", k=2, relation="unbounded")
+    assert fast == unbounded_enumerated(universe, 5, 2)
