@@ -109,51 +109,81 @@ candidate*. Three exchange facts, each proved by moving records while the others
   w + \nu w^2` is one-to-one on the pool's values and every :math:`X` at that vertex is *the* :math:`q` records of
   largest :math:`\phi`: a window if :math:`\nu < 0` (:math:`\phi` concave), a split if :math:`\nu > 0`.
 
+*Layouts.* Facts (W) and (S) say that one chosen set has no record *strictly inside the range* of another set of
+records: write :math:`X \mid Y` for "no record of :math:`X` lies strictly between the least and the largest of
+:math:`Y`". Reading sorted :math:`U` from left to right, the three sets :math:`P`, :math:`R`, :math:`Z` then form
+few patterns, listed below; the names :math:`R_1 Z R_2 P R_3` mean consecutive blocks of sorted :math:`U` (any may
+be empty), the ``a`` lowest and the highest values "the ends".
+
 *Side (a)*, :math:`V(P + R) - V(P)`. (i) With :math:`B` fixed, :math:`P` minimises :math:`V(P)` among the
-:math:`p`-sets of :math:`B`: a window of :math:`B` by (W), so :math:`R_l \le P \le R_h` where :math:`R = R_l + R_h`
-are the records of :math:`B` below and above it. (ii) With :math:`P` fixed, :math:`R` maximises :math:`V(P + R)`: a
-split of :math:`R + Z` by (S) (:math:`m \ge 2`), so :math:`R_l \le Z \le R_h`. By (i) and (ii) :math:`R_l` lies
-below everything else of :math:`U`: :math:`R` is the :math:`a` lowest and :math:`k - a` highest values of
-:math:`U` (:math:`0 \le a \le k`). (iii) With :math:`R` fixed, the objective is
-:math:`(1/m - 1/p)\,Q_P + g(S_P)` plus a constant, with :math:`g(S) = S^2/p^2 - (S + S_R)^2/m^2`, strictly convex
-(:math:`m > p`): by (H), :math:`P` is a window or a split of the middle :math:`U - R`.
-Candidates: :math:`(k + 1)(|U| - k + 2)`.
+:math:`p`-sets of :math:`B`: a window of :math:`B` by (W), so :math:`R \mid P`. (ii) With :math:`P` fixed,
+:math:`R` maximises :math:`V(P + R)`: a split of :math:`R + Z` by (S) (:math:`m \ge 2`), so :math:`R \mid Z`.
+(iii) With :math:`R` fixed, the objective is :math:`(1/m - 1/p)\,Q_P + g(S_P)` plus a constant, with
+:math:`g(S) = S^2/p^2 - (S + S_R)^2/m^2`, strictly convex (:math:`m > p`): by (H), :math:`P` is a window or a
+split of :math:`P + Z`. If :math:`Z` has records on both sides of :math:`P` (window) or :math:`P` on both sides of
+:math:`Z` (split), the range of one contains the other, and :math:`R` avoids it: :math:`R` is the ``a`` lowest and
+``k - a`` highest of :math:`U`, and :math:`P` a window or a split of the middle :math:`U - R`. Otherwise :math:`Z`
+lies wholly below or wholly above :math:`P`, and :math:`R` avoids both ranges: the layouts
+:math:`R_1 Z R_2 P R_3` and :math:`R_1 P R_2 Z R_3`. Candidates: :math:`(k + 1)(|U| - k + 2) + (k + 1)(k + 2)`.
 
 *Side (b)*, :math:`V(P) - V(P + R)`, only for :math:`p \ge 2` (with :math:`p = 1`, :math:`V(P) = 0` and the
 side is never positive). (i) With :math:`B` fixed, :math:`P` maximises :math:`V(P)` among the :math:`p`-sets of
-:math:`B`: a split of :math:`B` by (S), so :math:`P_l \le R \le P_h`. (ii) With :math:`R` fixed, the leading
-coefficient in each record of :math:`P` is :math:`(p - 1)/p^2 - (m - 1)/m^2 > 0`: by (S), :math:`P` is a split
-of :math:`P + Z`, so :math:`P_l \le Z \le P_h`. Hence :math:`P` is the :math:`b` lowest and :math:`p - b` highest
-values of :math:`U`. (iii) With :math:`P` fixed, :math:`R` minimises :math:`V(P + R)`: by the exchange of (W)
-(replace the record of :math:`R` farther from the mean of :math:`B`), a window of :math:`U - P`.
-Candidates: :math:`(p + 1)(|U| - p - k + 1)`.
+:math:`B`: a split of :math:`B` by (S), so :math:`P \mid R`. (ii) With :math:`R` fixed, the leading coefficient in
+each record of :math:`P` is :math:`(p - 1)/p^2 - (m - 1)/m^2 > 0`: by (S), :math:`P` is a split of :math:`P + Z`,
+so :math:`P \mid Z`. (iii) With :math:`P` fixed, :math:`R` minimises :math:`V(P + R)`: by the exchange of (W)
+(replace the record of :math:`R` farther from the mean of :math:`B`), a window of :math:`U - P`, so
+:math:`Z \mid R`. If :math:`Z` has records on both sides of :math:`R`, its range contains :math:`R`'s and
+:math:`P` avoids it: :math:`P` is the ``b`` lowest and ``p - b`` highest of :math:`U` and :math:`R` a window of
+the rest. Otherwise :math:`Z` lies wholly below or above :math:`R` and :math:`P` avoids both ranges: the layouts
+:math:`P_1 Z P_2 R P_3` and :math:`P_1 R P_2 Z P_3`. Candidates: :math:`(p + 1)(|U| - p - k + 1) + (p + 1)(p + 2)`.
+(No random test has yet found a maximiser that only these two layouts hold; without a proof they stay, and they
+make the work grow like :math:`n^2`.)
 
 Every candidate is a pair (its :math:`P` and :math:`R` are disjoint position sets of :math:`U`), so the largest
 real gap :math:`T` is the largest over the candidates, and every pair attaining it is a candidate (as a multiset:
-positions of equal values give equal multisets). Each is scored in :math:`O(1)` from prefix sums, as exact
-``int64`` integers :math:`p^2 (m Q_B - S_B^2) - m^2 (p Q_P - S_P^2) = m^2 p^2 (V(B) - V(P))` on whole numbers
-shifted by the rounded mid-range, when :math:`4 m^4 A'^2 \le 2^{62}`. The work is :math:`O(|U| (k + n))`.
+positions of equal values give equal multisets). There are :math:`O(|U| (k + n) + n^2)` of them
+(:func:`unbounded_count`).
+
+*Computing* :math:`T` *exactly* (whole numbers, shifted by the rounded mid-range, :math:`|U| A'^2 \le 2^{62}`, so
+every sum and sum of squares is an exact ``int64`` from prefix sums). Each candidate is scored in floating point,
+:math:`\hat V = \mathrm{fl}(Q/m) - \mathrm{fl}(S/m)^2` for :math:`P` and :math:`B`, within
+:math:`e = 2\gamma_7 A'^2` of each real variance (:func:`dpteach.spread.scoring_error`), so within :math:`2e` of its
+real gap, up to the rounding of the subtraction (every threshold below is lowered by a further relative
+:math:`2^{-50}`, :func:`_below`). Every maximiser scores at least :math:`\hat g_{\max} - 4e`; those candidates
+(the *shortlist*) are scored again in exact rational arithmetic from their integer sums, which gives :math:`T`
+and the set of maximisers.
+*Pruning side (b)*: :math:`V(P + R) \ge \frac{p}{m} V(P)` (the within-groups part of the variance of a union), so
+every side-(b) gap with a given :math:`b` is at most :math:`\frac{k}{m} V(P_b)`. A :math:`b` whose bound (from
+:math:`\hat V(P_b) + e`, rounded up) lies below the best score so far minus :math:`2e` cannot reach :math:`T` and
+is skipped; the work left is counted before it is done, and above :data:`UNBOUNDED_CANDIDATES` the function returns
+``None``. Side (a) and the layouts are scored whole; on spread-out data few :math:`b` survive (measured in
+``make bench``).
 
 *Floating point.* Real gaps are multiples of :math:`1/L`, :math:`L = \operatorname{lcm}(n^2 (n - k)^2,
 (n + k)^2 n^2)`. When :math:`4E + 2uT < 1/L` (:math:`E` numpy's error for datasets of up to :math:`n + k`
 records), a pair that does not attain :math:`T` has a rounded gap below every maximiser's (the bounded argument
 above, with :math:`1/L` for :math:`1/n^2`), so enumeration's value is the largest rounded gap over the
 maximisers, all of which are candidates: :func:`unbounded_global_var` evaluates exactly those with numpy, as
-enumeration does, and returns its value bit for bit. Otherwise (fractions, wide ranges, large :math:`n`: the
-spacing :math:`1/L` shrinks like :math:`n^{-8}`) it returns ``None`` and the caller enumerates.
+enumeration does, and returns its value bit for bit. Otherwise (wide ranges, large :math:`n`: the spacing
+:math:`1/L` shrinks like :math:`n^{-8}`) it returns the proved upper bound
+:math:`\mathrm{fl}^{\uparrow}((T + 2E)(1 + u))`: enumeration's value, a rounded :math:`|\hat V(B) - \hat V(P)|`,
+is at most :math:`(T + 2E)(1 + u)` and at least :math:`(T - 2E)(1 - u)`, so the bound exceeds it by at most
+:math:`4E + 4uR`. Fractional values return ``None`` (the caller enumerates).
 """
 
 from __future__ import annotations
 
 import functools
 import math
+from collections.abc import Iterator
+from dataclasses import dataclass
 from fractions import Fraction
 
 import numpy as np
 
 from dpteach.neighbours import count_submultisets, counts_to_rows, distinct_counts, submultisets
 from dpteach.queries import ResolvedQuery
-from dpteach.spread import numpy_error
+from dpteach.spread import numpy_error, round_up, scoring_error
 
 MAX_CANDIDATES = 2_000_000  # scoring holds several int64 arrays of up to this many entries (16 MB each)
 _UNIT = Fraction(1, 2**53)
@@ -282,101 +312,238 @@ def _differences(values: np.ndarray, x: np.ndarray, y: np.ndarray) -> set[tuple[
 
 
 # ------------------------------------------------------------------------------------------- unbounded
+MAX_SHORTLIST = 100_000  # near-maximal candidates re-scored in exact rational arithmetic
+SMALL_TABLE = 20_000  # up to this many candidates, one cached table is scored at once (no pruning)
+UNBOUNDED_CANDIDATES = 20_000_000  # scored in blocks, so memory stays small; this bounds the time (a few seconds)
+
+
+@dataclass
+class _Block:
+    """Candidates sharing a shape (module docstring, *Unbounded*): the part :math:`P` and the added :math:`R` as three
+    half-open position ranges each, ``ranges = (P: 6 bounds, R: 6 bounds)``, every bound an integer or an array (all
+    broadcast together; one candidate per element), scored as ``side * (V(P + R) - V(P))``."""
+
+    side: np.ndarray | int
+    part: np.ndarray | int
+    ranges: tuple[np.ndarray | int, ...]
+
+    def _shape(self) -> tuple[int, ...]:
+        return np.broadcast_shapes(*(np.shape(r) for r in self.ranges))
+
+    def sums(self, prefix: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The sums over :math:`P` and over :math:`R` (flat integer arrays, one entry per candidate) from one
+        prefix-sum array."""
+        def total(bounds: tuple[np.ndarray | int, ...]) -> np.ndarray:
+            return np.broadcast_to(sum(prefix[hi] - prefix[lo] for lo, hi in zip(bounds[::2], bounds[1::2],
+                                                                                  strict=True)), shape).ravel()
+        shape = self._shape()
+        return total(self.ranges[:6]), total(self.ranges[6:])
+
+    def positions(self, index: int) -> tuple[np.ndarray, np.ndarray]:
+        """The sorted positions of :math:`P` and of :math:`P + R` for candidate ``index``."""
+        at = np.unravel_index(index, self._shape())
+        bounds = [  # a broadcast axis (length 1) is read at 0
+            int(r) if np.ndim(r) == 0 else int(r[tuple(i * (n > 1) for i, n in zip(at, np.shape(r), strict=True))])
+            for r in self.ranges]
+        runs = [np.arange(lo, hi) for lo, hi in zip(bounds[::2], bounds[1::2], strict=True)]
+        part = np.concatenate(runs[:3])
+        return np.sort(part), np.sort(np.concatenate(runs))
+
+
+def _side_a(total: int, part: int, k: int) -> list[_Block]:
+    """Side (a). :math:`R` the ``a`` lowest and ``k - a`` highest of :math:`U` (``a`` per row) with :math:`P` a
+    window or a split of the middle (``total - k`` values); and the layouts :math:`R_1 Z R_2 P R_3` and
+    :math:`R_1 P R_2 Z R_3` (``a1`` and ``a2`` per entry, ``a3 = k - a1 - a2``)."""
+    middle, a = total - k, np.arange(k + 1)[:, None]
+    start = a + np.arange(middle - part + 1)[None, :]
+    low = np.arange(part + 1)[None, :]
+    a1, a2 = np.nonzero(np.add.outer(np.arange(k + 1), np.arange(k + 1)) <= k)
+    unused = total - part - k
+    after_z, after_p = a1 + unused + a2, a1 + part + a2  # where P starts in the first layout, Z in the second
+    top = total - (k - a1 - a2)
+    return [_Block(1, part, (start, start + part, 0, 0, 0, 0, 0, a, a + middle, total, 0, 0)),
+            _Block(1, part, (a, a + low, a + middle - part + low, a + middle, 0, 0, 0, a, a + middle, total, 0, 0)),
+            _Block(1, part, (after_z, after_z + part, 0, 0, 0, 0, 0, a1, a1 + unused, after_z, top, total)),
+            _Block(1, part, (a1, a1 + part, 0, 0, 0, 0, 0, a1, a1 + part, after_p, top, total))]
+
+
+def _side_b(total: int, part: int, k: int, lows: np.ndarray) -> _Block:
+    """Side (b) for the given ``b`` (one per row): :math:`P` the ``b`` lowest and ``part - b`` highest of :math:`U`,
+    :math:`R` a window of the rest."""
+    b = lows[:, None]
+    start = b + np.arange(total - part - k + 1)[None, :]
+    return _Block(-1, part, (0, b, total - part + b, total, 0, 0, start, start + k, 0, 0, 0, 0))
+
+
+def _side_b_layouts(total: int, part: int, k: int) -> list[_Block]:
+    """Side (b)'s layouts :math:`P_1 Z P_2 R P_3` and :math:`P_1 R P_2 Z P_3` (``p1`` and ``p2`` per entry)."""
+    p1, p2 = np.nonzero(np.add.outer(np.arange(part + 1), np.arange(part + 1)) <= part)
+    unused = total - part - k
+    z_first, r_first = p1 + unused + p2, p1 + k + p2  # where R starts in the first layout, Z in the second
+    return [_Block(-1, part, (0, p1, p1 + unused, z_first, z_first + k, total, z_first, z_first + k, 0, 0, 0, 0)),
+            _Block(-1, part, (0, p1, p1 + k, r_first, r_first + unused, total, p1, p1 + k, 0, 0, 0, 0))]
+
+
+def _side_b_pruned(scores: _Scores, total: int, families: list[tuple[int, int]], k: int) -> bool:
+    """Score side (b): its layouts whole, and of the ends-and-window candidates only the ``b`` whose bound
+    :math:`(k/m) V(P_b)` reaches the best gap so far minus ``2e`` (module docstring); ``False`` if the work would
+    exceed :data:`UNBOUNDED_CANDIDATES`."""
+    s1, s2, error = scores.s1, scores.s2, scores.error
+    bounds = {}
+    for part, whole in families:
+        if part < 2:
+            continue
+        for block in _side_b_layouts(total, part, k):
+            scores.add(block)
+        lows = np.arange(part + 1)
+        p_sum = s1[lows] + s1[total] - s1[total - part + lows]
+        p_sq = s2[lows] + s2[total] - s2[total - part + lows]
+        bounds[part] = (k / whole) * (_variance(p_sum, p_sq, part) + error) * (1 + 2.0**-50)
+        scores.add(_side_b(total, part, k, np.array([int(np.argmax(bounds[part]))])))
+    rest = {part: np.flatnonzero(bound >= _below(scores.best, 2 * error)) for part, bound in bounds.items()}
+    work = sum(lows.size * (total - part - k + 1) for part, lows in rest.items())
+    if scores.scored + work > UNBOUNDED_CANDIDATES:
+        return False
+    for part, lows in rest.items():
+        scores.add(_side_b(total, part, k, lows))
+    return True
+
+
 def unbounded_count(total: int, size: int, k: int) -> int:
-    """How many candidate pairs :func:`unbounded_shapes` lists for ``total`` values, release size ``size``."""
+    """How many candidate pairs the *Unbounded* section lists before any pruning (both families)."""
     count = 0
     for part in (size - k, size):
-        count += (k + 1) * (total - k + 2)
+        count += (k + 1) * (total - k + 2) + (k + 1) * (k + 2)
         if part >= 2:
-            count += (part + 1) * (total - part - k + 1)
+            count += (part + 1) * (total - part - k + 1) + (part + 1) * (part + 2)
     return count
 
 
-@functools.lru_cache(maxsize=64)
-def unbounded_shapes(total: int, part: int, k: int) -> np.ndarray:
-    r"""The candidate pairs of one unbounded family (module docstring, *Unbounded*) as rows of positions in the
-    sorted universe (``total`` values): ``(side, p0, p1, p2, p3, r0, r1, r2, r3)``. The part :math:`P`
-    (``part`` records) is positions ``[p0, p1) + [p2, p3)`` and the added :math:`R` (``k`` records)
-    ``[r0, r1) + [r2, r3)``; ``side`` is 1 for (a), scored by :math:`V(P + R) - V(P)`, and -1 for (b).
-    A pure function of three integers, so it is cached; the table is read-only."""
-    middle = total - k
-    a = np.arange(k + 1)[:, None]  # side (a): R = the a lowest and k - a highest of U, P inside the middle
-    s = np.arange(middle - part + 1)[None, :]  # P a window of the middle
-    a_w, s_w = np.broadcast_arrays(a, s)
-    c = np.arange(part + 1)[None, :]  # P a split of the middle: its c lowest and part - c highest
-    a_s, c_s = np.broadcast_arrays(a, c)
-    blocks = [
-        _columns(1, a_w + s_w, a_w + s_w + part, 0, 0, 0, a_w, a_w + middle, total),
-        _columns(1, a_s, a_s + c_s, a_s + middle - (part - c_s), a_s + middle, 0, a_s, a_s + middle, total),
-    ]
-    if part >= 2:  # side (b): P = the b lowest and part - b highest of U, R a window of the rest
-        b, t = np.broadcast_arrays(np.arange(part + 1)[:, None], np.arange(total - part - k + 1)[None, :])
-        blocks.append(_columns(-1, 0, b, total - part + b, total, b + t, b + t + k, 0, 0))
-    table = np.concatenate(blocks)
-    table.flags.writeable = False
-    return table
+def _variance(sums: np.ndarray, squares: np.ndarray, m: int) -> np.ndarray:
+    """:math:`\\hat V = \\mathrm{fl}(Q/m) - \\mathrm{fl}(S/m)^2` from exact integer sums (error: module docstring)."""
+    return squares.astype(float) / m - (sums.astype(float) / m) ** 2
 
 
-def _columns(*columns: int | np.ndarray) -> np.ndarray:
-    """Stack scalars and equal-shaped arrays as the columns of one int64 table (one row per array entry)."""
-    shape = next(np.shape(c) for c in columns if np.ndim(c))
-    return np.stack([np.broadcast_to(c, shape).ravel() for c in columns], axis=1).astype(np.int64)
+def _below(best: float, amount: float) -> float:
+    """``best - amount`` lowered by a relative :math:`2^{-50}`, more than the few roundings of the scores and of
+    this subtraction, so a candidate that may reach :math:`T` is never cut."""
+    return best - amount - 2.0**-50 * (abs(best) + amount)
 
 
-def _ranges_sum(prefix: np.ndarray, shapes: np.ndarray, first: int) -> np.ndarray:
-    """Sum over the two position ranges in columns ``first .. first + 3`` of ``shapes``."""
-    return (prefix[shapes[:, first + 1]] - prefix[shapes[:, first]]
-            + prefix[shapes[:, first + 3]] - prefix[shapes[:, first + 2]])
+class _Scores:
+    """Scores blocks of candidates in floating point and keeps every one within ``4e`` of the best so far."""
+
+    def __init__(self, s1: np.ndarray, s2: np.ndarray, k: int, error: float) -> None:
+        self.s1, self.s2, self.k, self.error = s1, s2, k, error
+        self.best = -math.inf
+        self.kept: list[tuple[_Block, np.ndarray, np.ndarray, np.ndarray]] = []
+        self.scored = 0
+
+    def add(self, block: _Block) -> None:
+        (p_sum, r_sum), (p_sq, r_sq) = block.sums(self.s1), block.sums(self.s2)
+        side, part = (np.broadcast_to(v, p_sum.shape) for v in (block.side, block.part))
+        gap = side * (_variance(p_sum + r_sum, p_sq + r_sq, part + self.k) - _variance(p_sum, p_sq, part))
+        self.scored += gap.size
+        if gap.size == 0:
+            return
+        self.best = max(self.best, float(gap.max()))
+        near = np.flatnonzero(gap >= _below(self.best, 4 * self.error))
+        entries = np.stack([side, part, p_sum, p_sq, r_sum, r_sq], axis=1)[near]
+        self.kept.append((block, near, gap[near], entries))
+
+    def shortlist(self) -> Iterator[tuple[_Block, int, np.ndarray]]:
+        """``(block, index, (side, part, sums))`` of every kept candidate still within ``4e`` of the final best:
+        every exact maximiser is among them (module docstring)."""
+        for block, near, gap, entries in self.kept:
+            close = gap >= _below(self.best, 4 * self.error)
+            yield from zip([block] * int(close.sum()), near[close].tolist(), entries[close], strict=True)
 
 
-def _ranges_rows(universe: np.ndarray, shapes: np.ndarray, first: int, columns: tuple[int, ...]) -> np.ndarray:
-    """The sorted datasets made of the ranges in the given column pairs (offsets from ``first``)."""
-    positions = [np.concatenate([np.arange(row[first + lo], row[first + lo + 1]) for lo in columns])
-                 for row in shapes]
-    return universe[np.sort(np.array(positions, dtype=np.int64).reshape(len(shapes), -1), axis=1)]
+def _exact_gap(k: int, entry: np.ndarray) -> Fraction:
+    r""":math:`\pm (V(P + R) - V(P))` in exact rational arithmetic from one candidate's side, size of :math:`P` and
+    integer sums."""
+    side, part, p_sum, p_sq, r_sum, r_sq = (int(v) for v in entry)
+    m = part + k
+    whole = Fraction(m * (p_sq + r_sq) - (p_sum + r_sum) ** 2, m * m)
+    return side * (whole - Fraction(part * p_sq - p_sum * p_sum, part * part))
+
+
+@functools.lru_cache(maxsize=32)
+def _every_candidate(total: int, size: int, k: int) -> _Block:
+    """Both families' candidates, sides (a) and (b) unpruned, as one flat block: one scoring pass for small
+    universes (a pure function of three integers, cached; its arrays are read-only)."""
+    blocks = []
+    for part in (size - k, size):
+        blocks += _side_a(total, part, k)
+        if part >= 2:
+            blocks += [_side_b(total, part, k, np.arange(part + 1)), *_side_b_layouts(total, part, k)]
+    columns: list[list[np.ndarray]] = [[] for _ in range(14)]
+    for block in blocks:
+        shape = np.broadcast_shapes(*(np.shape(r) for r in block.ranges))
+        for column, values in zip(columns, (block.side, block.part, *block.ranges), strict=True):
+            column.append(np.broadcast_to(values, shape).ravel())
+    side, part, *ranges = (np.concatenate(column).astype(np.int64) for column in columns)
+    for array in (side, part, *ranges):
+        array.flags.writeable = False
+    return _Block(side, part, tuple(ranges))
 
 
 def unbounded_global_var(universe: np.ndarray, size: int, k: int, resolved: ResolvedQuery) -> float | None:
-    """Enumeration's unbounded :math:`GS_k` of ``var`` bit for bit, or ``None`` when the certificate of the module
-    docstring (*Unbounded*) does not hold or the candidates exceed :data:`MAX_CANDIDATES`. ``universe`` sorted and
-    checked, ``1 <= k < size``, ``size + k <= |U|``."""
+    """The unbounded :math:`GS_k` of ``var`` from the candidates (module docstring, *Unbounded*): enumeration's value
+    bit for bit when certified, else the proved upper bound :math:`\\mathrm{fl}^{\\uparrow}((T + 2E)(1 + u))`.
+    ``None`` (the caller enumerates) for fractional values, sums beyond ``int64``, work above
+    :data:`MAX_CANDIDATES` or more than :data:`MAX_SHORTLIST` near-ties. ``universe`` sorted and checked,
+    ``1 <= k < size``, ``size + k <= |U|``."""
     total, size, k = universe.size, int(size), int(k)
-    if unbounded_count(total, size, k) > MAX_CANDIDATES or not np.all(universe == np.round(universe)):
+    if not np.all(universe == np.round(universe)):
         return None
+    if universe[0] == universe[-1]:
+        return 0.0  # every variance is exactly 0, in numpy too (the mean of equal whole numbers is exact)
     centre = float(np.round(universe[-1] / 2 + universe[0] / 2))
     reach = float(max(np.abs(universe - centre).max(), 1.0))
-    if 4 * (size + k) ** 4 * reach**2 > 2.0**62 or total * reach**2 > 2.0**62:
-        return None
-    families = [(size - k, size), (size, size + k)]
-    spacing = Fraction(1, math.lcm(*(m * m * p * p for p, m in families)))
-    error = numpy_error("var", universe, size + k)
-    if 4 * error >= spacing:
+    if total * reach**2 > 2.0**62:
         return None
     shifted = (universe - centre).astype(np.int64)
     s1 = np.concatenate([[0], np.cumsum(shifted)])
     s2 = np.concatenate([[0], np.cumsum(shifted * shifted)])
-    scored = []
-    for part, whole in families:
-        shapes = unbounded_shapes(total, part, k)
-        p_sum, p_sq = _ranges_sum(s1, shapes, 1), _ranges_sum(s2, shapes, 1)
-        b_sum, b_sq = p_sum + _ranges_sum(s1, shapes, 5), p_sq + _ranges_sum(s2, shapes, 5)
-        spread_whole, spread_part = whole * b_sq - b_sum * b_sum, part * p_sq - p_sum * p_sum  # m^2 V, p^2 V
-        gap = shapes[:, 0] * (part * part * spread_whole - whole * whole * spread_part)
-        scored.append((shapes, gap, part, whole))
-    best = max(Fraction(int(gap.max()), whole * whole * part * part) for _, gap, part, whole in scored)
-    if best <= 0 or 4 * error + 2 * _UNIT * best >= spacing:
-        return None
-    answer = 0.0
-    for shapes, gap, part, whole in scored:
-        target = best * whole * whole * part * part
-        if target.denominator != 1:
-            continue
-        winners = shapes[gap == target.numerator]
-        if winners.size == 0:
-            continue
-        if winners.shape[0] * (whole + part) > MAX_CANDIDATES:
+    error = scoring_error(shifted, exact=True, smallest=1)
+    scores = _Scores(s1, s2, k, round_up(error))
+    families = [(size - k, size), (size, size + k)]
+    if unbounded_count(total, size, k) <= SMALL_TABLE:
+        scores.add(_every_candidate(total, size, k))
+    else:
+        if 2 * (k + 1) * (total + k + 4) + sum((p + 1) * (p + 2) for p, _ in families) > UNBOUNDED_CANDIDATES:
             return None
-        f_part = resolved.on_rows(_ranges_rows(universe, winners, 1, (0, 2)))
-        f_whole = resolved.on_rows(_ranges_rows(universe, winners, 1, (0, 2, 4, 6)))
-        answer = max(answer, float((winners[:, 0] * (f_whole - f_part)).max()))
-    return answer
+        for part, _ in families:
+            for block in _side_a(total, part, k):
+                scores.add(block)
+        if not _side_b_pruned(scores, total, families, k):
+            return None
+    found = [(_exact_gap(k, entry), block, index, int(entry[0])) for block, index, entry in scores.shortlist()]
+    if len(found) > MAX_SHORTLIST:
+        return None
+    top = max(gap for gap, *_ in found)
+    numpy = numpy_error("var", universe, size + k)
+    spacing = Fraction(1, math.lcm(*(m * m * p * p for p, m in families)))
+    if 4 * numpy + 2 * _UNIT * top < spacing:
+        return _evaluate_maximisers(universe, [(block, index, side) for gap, block, index, side in found if gap == top],
+                                    k, resolved)
+    return round_up((top + 2 * numpy) * (1 + _UNIT))
+
+
+def _evaluate_maximisers(universe: np.ndarray, winners: list[tuple[_Block, int, int]], k: int,
+                         resolved: ResolvedQuery) -> float | None:
+    """Enumeration's largest rounded gap over the exact maximisers: numpy's ``var`` of each sorted :math:`P` and
+    :math:`P + R`, as enumeration evaluates them (``None`` above :data:`MAX_CANDIDATES` cells)."""
+    if len(winners) * 2 * (universe.size + k) > MAX_CANDIDATES:
+        return None
+    pairs = {}
+    for block, index, side in winners:  # equal values at other positions give the same pair: evaluate it once
+        part, whole = block.positions(index)
+        pairs[(tuple(universe[part]), tuple(universe[whole]))] = side
+    best = 0.0
+    for (part, whole), side in pairs.items():
+        f_part = resolved.on_rows(np.array([part]))[0]
+        f_whole = resolved.on_rows(np.array([whole]))[0]
+        best = max(best, float(side * (f_whole - f_part)))
+    return best

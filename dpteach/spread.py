@@ -78,7 +78,7 @@ with :math:`W = \frac1m \sum (y_i - \hat\mu)^2 = V + (\mu - \hat\mu)^2`. Hence
 ``np.std`` :math:`= \mathrm{fl}(\sqrt{\hat v})` (using :math:`\sqrt{W} \le \sqrt V + e_\mu`),
 :math:`E_{std} = e_\mu + \gamma_{M+5}(\sqrt{V_b} + e_\mu) + 2\sqrt{(M + 4) 2^{-1074}}`.
 
-*Scoring error* :math:`e` (:func:`_scoring_error`). The values are shifted by a centre :math:`c` (the mid-range;
+*Scoring error* :math:`e` (:func:`scoring_error`). The values are shifted by a centre :math:`c` (the mid-range;
 exact for whole numbers, else each shifted value errs by :math:`u|y_i - c|`, moving :math:`\sqrt V` by at most
 :math:`uA'` and :math:`V` by at most :math:`2.01uA'^2`, :math:`A' = \max |y - c|`). A candidate's :math:`m`,
 sum :math:`S` and sum of squares :math:`Q` come from at most six prefix sums and five additions;
@@ -211,7 +211,7 @@ def numpy_error(query: str, universe: np.ndarray, largest: int) -> Fraction:
     return mean_error + _gamma(largest + 5) * (half_range + mean_error) + 2 * _sqrt_bounds((largest + 4) * _TINY)[1]
 
 
-def _scoring_error(shifted: np.ndarray, exact: bool, smallest: int) -> Fraction:
+def scoring_error(shifted: np.ndarray, exact: bool, smallest: int) -> Fraction:
     """:math:`e`: the error of one candidate's :math:`\\hat V` (module docstring)."""
     reach = Fraction(float(np.abs(shifted).max()))
     if exact:
@@ -304,7 +304,7 @@ def local_spread(release: np.ndarray, universe: np.ndarray, k: int, relation: st
     high, low = _scored(pools, n, spare_size, k, relation)
     own = (pools[0][1][n] / n - (pools[0][0][n] / n) ** 2) if not exact else (
         float(pools[0][1][n]) / n - (float(pools[0][0][n]) / n) ** 2)
-    error = _scoring_error(np.concatenate([shifted_x, shifted_s]), exact, smallest)
+    error = scoring_error(np.concatenate([shifted_x, shifted_s]), exact, smallest)
     high_hi, low_lo = Fraction(high) + error, max(Fraction(0), Fraction(low) - error)
     own_lo, own_hi = max(Fraction(0), Fraction(float(own)) - error), Fraction(float(own)) + error
     if resolved.name == "var":
@@ -328,7 +328,7 @@ def tolerance(query: str, universe: np.ndarray, release_size: int, k: int, relat
     shifted = universe - (float(np.round(centre)) if _whole(universe) else centre)
     reach = float(max(np.abs(shifted).max(), 1.0))
     exact = _whole(universe) and universe.size * reach**2 <= 2.0**62
-    error = _scoring_error(shifted, exact, smallest)
+    error = scoring_error(shifted, exact, smallest)
     if query == "std":
         error = 2 * _sqrt_bounds(2 * error)[1]
     return float(4 * (numpy_error(query, universe, largest) + error) + 4 * _UNIT * Fraction(value) + 32 * _TINY)

@@ -205,11 +205,28 @@ def test_unbounded_candidates_equal_enumeration_on_whole_numbers(case) -> None:
     universe, size, k = case
     expected = unbounded_enumerated(universe, size, k)
     value = global_spread.unbounded_global_var(universe, size, k, VAR)
-    if np.unique(universe).size > 1:  # small whole numbers, some spread: the certificate must hold
-        assert value == expected
-    else:  # every variance is 0: no gap to certify, enumeration answers
-        assert value is None and expected == 0.0
+    assert value == expected  # small whole numbers: the certificate must hold (or every variance is 0)
     assert dpteach.global_sensitivity(universe, size, "var", k=k, relation="unbounded") == expected
+
+
+def _tolerance(universe: np.ndarray, size: int, k: int, value: float) -> float:
+    """How far the proved upper bound may exceed enumeration: 4E + 4uR (module docstring)."""
+    numpy = global_spread.numpy_error("var", universe, size + k)
+    return float(4 * numpy + 4 * Fraction(value) / 2**53)
+
+
+@settings(max_examples=400, deadline=None)
+@given(case=unbounded_cases(st.integers(-(10**6), 10**6).map(float), max_size=9), prune=st.booleans())
+def test_unbounded_bound_on_wide_whole_numbers(case, prune: bool) -> None:
+    """Wide ranges: certified (equal) or the proved upper bound within its tolerance; the pruned path (forced on
+    these small universes) gives the same answer as the single table."""
+    universe, size, k = case
+    expected = unbounded_enumerated(universe, size, k)
+    with pytest.MonkeyPatch.context() as monkey:
+        if prune:
+            monkey.setattr(global_spread, "SMALL_TABLE", 0)
+        value = global_spread.unbounded_global_var(universe, size, k, VAR)
+    assert expected <= value <= expected + _tolerance(universe, size, k, value)
 
 
 @settings(max_examples=300, deadline=None)
@@ -222,7 +239,7 @@ def test_unbounded_fast_equals_enumeration_on_fractions(case) -> None:
 
 def _unbounded_pairs(universe: np.ndarray, size: int, k: int) -> dict[tuple, Fraction]:
     """Every unbounded pair (part P, dataset B = P + R, |R| = k) of both families, as sorted tuples, with its exact
-    |V(B) - V(P)|."""
+    V(B) - V(P)."""
     exact = [Fraction(float(v)) for v in universe]
     pairs = {}
     for whole in (size, size + k):
@@ -230,7 +247,7 @@ def _unbounded_pairs(universe: np.ndarray, size: int, k: int) -> dict[tuple, Fra
             for r_positions in itertools.combinations(b_positions, k):
                 part = tuple(exact[i] for i in b_positions if i not in r_positions)
                 dataset = tuple(exact[i] for i in b_positions)
-                pairs[(part, dataset)] = abs(_variance(dataset) - _variance(part))
+                pairs[(part, dataset)] = _variance(dataset) - _variance(part)
     return pairs
 
 
@@ -250,30 +267,49 @@ def _unbounded_candidates(universe: np.ndarray, size: int, k: int) -> set[tuple]
                 found.add(pair(middle[s:s + p], added))
             for c in range(p + 1):
                 found.add(pair(middle[:c] + middle[len(middle) - (p - c):], added))
+        z = total - p - k  # unused values
+        for a1, a2 in itertools.product(range(k + 1), repeat=2):  # side (a)'s layouts R1 Z R2 P R3, R1 P R2 Z R3
+            if a1 + a2 <= k:
+                top = list(range(total - (k - a1 - a2), total))
+                found.add(pair(list(range(a1 + z + a2, a1 + z + a2 + p)),
+                               list(range(a1)) + list(range(a1 + z, a1 + z + a2)) + top))
+                found.add(pair(list(range(a1, a1 + p)), list(range(a1)) + list(range(a1 + p, a1 + p + a2)) + top))
         if p >= 2:  # side (b): P the b lowest and p - b highest, R a window of the rest
             for b in range(p + 1):
                 part = list(range(b)) + list(range(total - p + b, total))
                 rest = [i for i in range(total) if i not in part]
                 for s in range(len(rest) - k + 1):
                     found.add(pair(part, rest[s:s + k]))
+            for p1, p2 in itertools.product(range(p + 1), repeat=2):  # layouts P1 Z P2 R P3, P1 R P2 Z P3
+                if p1 + p2 <= p:
+                    start = p1 + z + p2
+                    found.add(pair(list(range(p1)) + list(range(p1 + z, start)) + list(range(start + k, total)),
+                                   list(range(start, start + k))))
+                    start = p1 + k + p2
+                    found.add(pair(list(range(p1)) + list(range(p1 + k, start)) + list(range(start + z, total)),
+                                   list(range(p1, p1 + k))))
     return found
 
 
-@settings(max_examples=250, deadline=None)
+@settings(max_examples=600, deadline=None)
 @given(case=unbounded_cases(st.one_of(whole_values, float_values), max_size=8))
 def test_unbounded_candidates_hold_every_maximiser(case) -> None:
-    """The docstring's claim in exact arithmetic: every pair attaining the largest gap is a candidate."""
+    """The docstring's claim in exact arithmetic, per family and side: every pair attaining the largest
+    V(B) - V(P), and every pair attaining the largest V(P) - V(B) when that is positive, is a candidate."""
     universe, size, k = case
     pairs = _unbounded_pairs(universe, size, k)
-    top = max(pairs.values())
     found = _unbounded_candidates(universe, size, k)
     assert found <= set(pairs), "every candidate must be an unbounded pair"
-    assert {c for c, gap in pairs.items() if gap == top} <= found
+    for part_size, side in itertools.product((size - k, size), (1, -1)):
+        family = {pair: side * gap for pair, gap in pairs.items() if len(pair[0]) == part_size}
+        top = max(family.values())
+        if top > 0:
+            assert {pair for pair, gap in family.items() if gap == top} <= found
 
 
 def test_unbounded_shapes_match_their_count() -> None:
     for total, size, k in [(10, 6, 4), (12, 7, 2), (5, 3, 2), (40, 20, 10)]:
-        listed = sum(len(global_spread.unbounded_shapes(total, part, k)) for part in (size - k, size))
+        listed = global_spread._every_candidate(total, size, k).side.size
         assert listed == global_spread.unbounded_count(total, size, k)
 
 
@@ -293,14 +329,47 @@ def test_the_blog_universes_are_answered_by_the_unbounded_candidates() -> None:
     assert answered == 14
 
 
-@pytest.mark.parametrize("patch", ["error", "budget"])
-def test_uncertified_unbounded_calls_fall_back_to_enumeration(patch: str) -> None:
+def test_uncertified_unbounded_calls_return_the_bound() -> None:
+    """With numpy's error bound forced up to 1 the certificate fails and the answer is fl((T + 2E)(1 + u))."""
     universe = np.array([-3.0, 0, 0, 1, 4, 4, 9, 12])
     with pytest.MonkeyPatch.context() as monkey:
-        if patch == "error":
-            monkey.setattr(global_spread, "numpy_error", lambda *args: Fraction(1))
-        else:
-            monkey.setattr(global_spread, "MAX_CANDIDATES", 5)
+        monkey.setattr(global_spread, "numpy_error", lambda *args: Fraction(1))
+        value = global_spread.unbounded_global_var(universe, 5, 2, VAR)
+    expected = unbounded_enumerated(universe, 5, 2)
+    assert expected + 1.9 < value < expected + 2.1
+
+
+@pytest.mark.parametrize(("limit", "value"), [("UNBOUNDED_CANDIDATES", 5), ("MAX_SHORTLIST", 0)])
+def test_unbounded_work_above_its_limits_falls_back_to_enumeration(limit: str, value: int) -> None:
+    universe = np.array([-3.0, 0, 0, 1, 4, 4, 9, 12])
+    with pytest.MonkeyPatch.context() as monkey:
+        monkey.setattr(global_spread, "SMALL_TABLE", 0)
+        monkey.setattr(global_spread, limit, value)
         assert global_spread.unbounded_global_var(universe, 5, 2, VAR) is None
         fast = dpteach.global_sensitivity(universe, 5, "var", k=2, relation="unbounded")
     assert fast == unbounded_enumerated(universe, 5, 2)
+
+
+def test_unbounded_at_scale_answers_and_prunes() -> None:
+    """|U| = 4,000, n = 300: the bound is answered (enumeration could not), side (b)'s ends-and-window candidates
+    are pruned to a few b, and the value is at least the gap of one explicit pair (a split P of U and the window R
+    at the middle of the rest)."""
+    rng = np.random.default_rng(5)
+    universe = np.sort(rng.integers(0, 1_000_000, size=4_000).astype(float))
+    size, k = 300, 10
+    kept = []
+    original = global_spread._side_b
+
+    def spy(total, part, k, lows):
+        kept.append(lows.size)
+        return original(total, part, k, lows)
+
+    with pytest.MonkeyPatch.context() as monkey:
+        monkey.setattr(global_spread, "_side_b", spy)
+        value = global_spread.unbounded_global_var(universe, size, k, VAR)
+    assert value is not None and np.isfinite(value)
+    assert len(kept) == 4 and sum(kept) < (size + 1) / 10  # per family: the best b first, then the survivors
+    part = np.concatenate([universe[: size // 2], universe[-(size // 2):]])
+    middle = universe[size // 2: -(size // 2)]
+    window = middle[middle.size // 2 - k // 2: middle.size // 2 + k - k // 2]
+    assert value >= np.var(part) - np.var(np.concatenate([part, window])) - 1e-6 * value
