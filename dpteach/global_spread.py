@@ -327,27 +327,22 @@ class _Block:
     part: np.ndarray | int
     ranges: tuple[np.ndarray | int, ...]
 
-    def _shape(self) -> tuple[int, ...]:
+    @functools.cached_property
+    def shape(self) -> tuple[int, ...]:
+        """The broadcast shape of the bounds: one entry per candidate."""
         return np.broadcast_shapes(*(np.shape(r) for r in self.ranges))
 
     def sums(self, prefix: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The sums over :math:`P` and over :math:`R` (flat integer arrays, one entry per candidate) from one
         prefix-sum array."""
         def total(bounds: tuple[np.ndarray | int, ...]) -> np.ndarray:
-            return np.broadcast_to(sum(prefix[hi] - prefix[lo] for lo, hi in zip(bounds[::2], bounds[1::2],
-                                                                                  strict=True)), shape).ravel()
-        shape = self._shape()
+            runs = zip(bounds[::2], bounds[1::2], strict=True)
+            return np.broadcast_to(sum(prefix[hi] - prefix[lo] for lo, hi in runs), self.shape).ravel()
         return total(self.ranges[:6]), total(self.ranges[6:])
 
-    def positions(self, index: int) -> tuple[np.ndarray, np.ndarray]:
-        """The sorted positions of :math:`P` and of :math:`P + R` for candidate ``index``."""
-        at = np.unravel_index(index, self._shape())
-        bounds = [  # a broadcast axis (length 1) is read at 0
-            int(r) if np.ndim(r) == 0 else int(r[tuple(i * (n > 1) for i, n in zip(at, np.shape(r), strict=True))])
-            for r in self.ranges]
-        runs = [np.arange(lo, hi) for lo, hi in zip(bounds[::2], bounds[1::2], strict=True)]
-        part = np.concatenate(runs[:3])
-        return np.sort(part), np.sort(np.concatenate(runs))
+    def bounds(self, chosen: np.ndarray) -> np.ndarray:
+        """The twelve bounds of the chosen candidates, one row each."""
+        return np.stack([np.broadcast_to(r, self.shape).ravel()[chosen] for r in self.ranges], axis=1)
 
 
 def _side_a(total: int, part: int, k: int) -> list[_Block]:
@@ -451,18 +446,18 @@ class _Scores:
         entries = np.stack([side, part, p_sum, p_sq, r_sum, r_sq], axis=1)[near]
         self.kept.append((block, near, gap[near], entries))
 
-    def shortlist(self) -> Iterator[tuple[_Block, int, np.ndarray]]:
-        """``(block, index, (side, part, sums))`` of every kept candidate still within ``4e`` of the final best:
-        every exact maximiser is among them (module docstring)."""
+    def shortlist(self) -> Iterator[tuple[_Block, np.ndarray, np.ndarray]]:
+        """Per block, the indices and ``(side, part, sums)`` rows of the kept candidates still within ``4e`` of the
+        final best: every exact maximiser is among them (module docstring)."""
         for block, near, gap, entries in self.kept:
             close = gap >= _below(self.best, 4 * self.error)
-            yield from zip([block] * int(close.sum()), near[close].tolist(), entries[close], strict=True)
+            yield block, near[close], entries[close]
 
 
-def _exact_gap(k: int, entry: np.ndarray) -> Fraction:
+def _exact_gap(k: int, entry: tuple[int, ...]) -> Fraction:
     r""":math:`\pm (V(P + R) - V(P))` in exact rational arithmetic from one candidate's side, size of :math:`P` and
     integer sums."""
-    side, part, p_sum, p_sq, r_sum, r_sq = (int(v) for v in entry)
+    side, part, p_sum, p_sq, r_sum, r_sq = entry
     m = part + k
     whole = Fraction(m * (p_sq + r_sq) - (p_sum + r_sum) ** 2, m * m)
     return side * (whole - Fraction(part * p_sq - p_sum * p_sum, part * part))
@@ -479,9 +474,8 @@ def _every_candidate(total: int, size: int, k: int) -> _Block:
             blocks += [_side_b(total, part, k, np.arange(part + 1)), *_side_b_layouts(total, part, k)]
     columns: list[list[np.ndarray]] = [[] for _ in range(14)]
     for block in blocks:
-        shape = np.broadcast_shapes(*(np.shape(r) for r in block.ranges))
         for column, values in zip(columns, (block.side, block.part, *block.ranges), strict=True):
-            column.append(np.broadcast_to(values, shape).ravel())
+            column.append(np.broadcast_to(values, block.shape).ravel())
     side, part, *ranges = (np.concatenate(column).astype(np.int64) for column in columns)
     for array in (side, part, *ranges):
         array.flags.writeable = False
@@ -519,28 +513,35 @@ def unbounded_global_var(universe: np.ndarray, size: int, k: int, resolved: Reso
                 scores.add(block)
         if not _side_b_pruned(scores, total, families, k):
             return None
-    found = [(_exact_gap(k, entry), block, index, int(entry[0])) for block, index, entry in scores.shortlist()]
-    if len(found) > MAX_SHORTLIST:
+    shortlist = list(scores.shortlist())
+    if sum(near.size for _, near, _ in shortlist) > MAX_SHORTLIST:
         return None
-    top = max(gap for gap, *_ in found)
+    gaps = {entry: _exact_gap(k, entry) for _, _, entries in shortlist for entry in map(tuple, entries.tolist())}
+    top = max(gaps.values())
     numpy = numpy_error("var", universe, size + k)
     spacing = Fraction(1, math.lcm(*(m * m * p * p for p, m in families)))
     if 4 * numpy + 2 * _UNIT * top < spacing:
-        return _evaluate_maximisers(universe, [(block, index, side) for gap, block, index, side in found if gap == top],
-                                    k, resolved)
+        winners = []
+        for block, near, entries in shortlist:
+            attains = np.array([gaps[entry] == top for entry in map(tuple, entries.tolist())])
+            winners.append((block, near[attains], entries[attains, 0]))
+        return _evaluate_maximisers(universe, winners, k, resolved)
     return round_up((top + 2 * numpy) * (1 + _UNIT))
 
 
-def _evaluate_maximisers(universe: np.ndarray, winners: list[tuple[_Block, int, int]], k: int,
+def _evaluate_maximisers(universe: np.ndarray, winners: list[tuple[_Block, np.ndarray, np.ndarray]], k: int,
                          resolved: ResolvedQuery) -> float | None:
     """Enumeration's largest rounded gap over the exact maximisers: numpy's ``var`` of each sorted :math:`P` and
     :math:`P + R`, as enumeration evaluates them (``None`` above :data:`MAX_CANDIDATES` cells)."""
-    if len(winners) * 2 * (universe.size + k) > MAX_CANDIDATES:
+    if sum(chosen.size for _, chosen, _ in winners) * 2 * (universe.size + k) > MAX_CANDIDATES:
         return None
     pairs = {}
-    for block, index, side in winners:  # equal values at other positions give the same pair: evaluate it once
-        part, whole = block.positions(index)
-        pairs[(tuple(universe[part]), tuple(universe[whole]))] = side
+    for block, chosen, sides in winners:  # equal values at other positions give the same pair: evaluate it once
+        for bounds, side in zip(block.bounds(chosen).tolist(), sides.tolist(), strict=True):
+            runs = [range(lo, hi) for lo, hi in zip(bounds[::2], bounds[1::2], strict=True)]
+            part = sorted(i for run in runs[:3] for i in run)
+            whole = sorted(i for run in runs for i in run)
+            pairs[(tuple(universe[part]), tuple(universe[whole]))] = side
     best = 0.0
     for (part, whole), side in pairs.items():
         f_part = resolved.on_rows(np.array([part]))[0]
