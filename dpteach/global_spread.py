@@ -523,7 +523,7 @@ def unbounded_global_var(universe: np.ndarray, size: int, k: int, resolved: Reso
     if 4 * numpy + 2 * _UNIT * top < spacing:
         winners = []
         for block, near, entries in shortlist:
-            attains = np.array([gaps[entry] == top for entry in map(tuple, entries.tolist())])
+            attains = np.array([gaps[entry] == top for entry in map(tuple, entries.tolist())], dtype=bool)
             winners.append((block, near[attains], entries[attains, 0]))
         return _evaluate_maximisers(universe, winners, k, resolved)
     return round_up((top + 2 * numpy) * (1 + _UNIT))
