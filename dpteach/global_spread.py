@@ -169,6 +169,32 @@ enumeration does, and returns its value bit for bit. Otherwise (wide ranges, lar
 :math:`\mathrm{fl}^{\uparrow}((T + 2E)(1 + u))`: enumeration's value, a rounded :math:`|\hat V(B) - \hat V(P)|`,
 is at most :math:`(T + 2E)(1 + u)` and at least :math:`(T - 2E)(1 - u)`, so the bound exceeds it by at most
 :math:`4E + 4uR`. Fractional values return ``None`` (the caller enumerates).
+
+**Symmetric: not covered** (``var`` is enumerated). Read a symmetric pair high side first: :math:`H = C + P`,
+:math:`L = C + M` with :math:`C + P + M \subseteq U`, :math:`|C| = c \ge 1`, :math:`|P| = p`, :math:`|M| = q`,
+:math:`p + q \le k` and :math:`c + p = n` or :math:`c + q = n`; write :math:`h = c + p`, :math:`l = c + q`,
+:math:`Z = U - C - P - M`. The gap is :math:`V(H) - V(L)`; with :math:`h = 1` it is never positive. For
+:math:`h \ge 2`, every maximiser within one family :math:`(c, p, q)` meets five conditions, each from an exchange
+inside one pool (which keeps the triple in its family):
+
+* :math:`P` is a split of :math:`P + Z` (:math:`C, M` fixed: (S));
+* :math:`M` is a window of :math:`M + Z` (:math:`C, P` fixed: the exchange of (W) lowers :math:`V(L)`);
+* :math:`C` is a split of :math:`C + M` (:math:`L` and :math:`P` fixed, choosing which records of :math:`L` form
+  :math:`C` maximises :math:`V(C + P)`: (S));
+* :math:`C` is a window of :math:`C + P` (:math:`H` and :math:`M` fixed, the choice minimises :math:`V(C + M)`:
+  the exchange of (W); with :math:`l = 1`, :math:`C` is one record);
+* :math:`C` against :math:`Z` (:math:`P, M` fixed): the gap is :math:`(1/h - 1/l)\,Q_C + g(S_C)` plus a
+  constant, :math:`g(S) = (S + S_M)^2/l^2 - (S + S_P)^2/h^2`. If :math:`p > q`, :math:`g` is strictly convex and
+  (H) makes :math:`C` a window or a split of :math:`C + Z`; if :math:`p < q`, the leading coefficient in each
+  record of :math:`C` is :math:`(h - 1)/h^2 - (l - 1)/l^2 > 0` and (S) makes it a split; if :math:`p = q`, (L)
+  makes it the lowest or the highest :math:`c` of :math:`C + Z` unless :math:`S_P = S_M`.
+
+``tests/test_global_var.py`` checks these in exact arithmetic. They are not yet a candidate family: each
+condition splits a set against a different pool, and the splits need not sit at the same place (the *Layouts*
+reading of the unbounded case is the way to combine them, not yet carried out for four sets); and the maximum
+can come from a family that is neither bounded nor unbounded (:math:`U = \{-9, -5, -4, -3, 3, 9\}`,
+:math:`n = 4`, :math:`k = 5`: only :math:`(c, p, q) = (1, 1, 3)` attains it). No certificate is claimed until such
+a family is proved.
 """
 
 from __future__ import annotations

@@ -373,3 +373,68 @@ def test_unbounded_at_scale_answers_and_prunes() -> None:
     middle = universe[size // 2: -(size // 2)]
     window = middle[middle.size // 2 - k // 2: middle.size // 2 + k - k // 2]
     assert value >= np.var(part) - np.var(np.concatenate([part, window])) - 1e-6 * value
+
+
+# ------------------------------------------------------------------------------------------- symmetric
+def _symmetric_families(total: int, size: int, k: int) -> list[tuple[int, int, int]]:
+    """Every (c, p, q) of a symmetric pair read as high H = C + P, low L = C + M (|C| = c >= 1, p + q <= k,
+    one of H, L the release of ``size`` records, C + P + M inside U); H of one record has V(H) = 0, never a gain."""
+    return [(c, p, q) for c in range(1, size + 1) for p in range(k + 1) for q in range(k + 1 - p)
+            if size in (c + p, c + q) and c + p + q <= total and c + p >= 2]
+
+
+def _triples(universe: np.ndarray, c: int, p: int, q: int) -> dict[tuple, Fraction]:
+    """Every (C, P, M, Z) of one family as sorted tuples, with its exact gap V(C + P) - V(C + M)."""
+    exact = [Fraction(float(v)) for v in universe]
+    found = {}
+    for chosen in itertools.combinations(range(len(exact)), c + p + q):
+        rest = [v for i, v in enumerate(exact) if i not in chosen]
+        for core in itertools.combinations(chosen, c):
+            left = [i for i in chosen if i not in core]
+            for high in itertools.combinations(left, p):
+                parts = [tuple(exact[i] for i in part) for part in
+                         (core, high, [i for i in left if i not in high])] + [tuple(rest)]
+                found[tuple(parts)] = _variance(parts[0] + parts[1]) - _variance(parts[0] + parts[2])
+    return found
+
+
+def _inside(chosen: tuple, other: tuple) -> bool:
+    """Whether some record of ``chosen`` lies strictly between the least and largest of ``other``."""
+    return bool(other) and any(min(other) < v < max(other) for v in chosen)
+
+
+@settings(max_examples=300, deadline=None)
+@given(case=cases(st.one_of(whole_values, float_values), max_size=7))
+def test_symmetric_family_maximisers_meet_the_exchange_facts(case) -> None:
+    """The five conditions of dpteach.global_spread's *Symmetric* section, on every maximiser of every family:
+    P a split of P + Z, M a window of M + Z, C a split of C + M and a window of C + P, and C against Z by the sign
+    of p - q (window or split, split, lowest or highest when the sums of P and M differ)."""
+    universe, size, _ = case
+    k = len(universe) - 1  # the widest symmetric distance holds every family
+    for c, p, q in _symmetric_families(len(universe), size, k):
+        triples = _triples(universe, c, p, q)
+        top = max(triples.values())
+        if top <= 0:
+            continue
+        for (core, high, low, unused), gap in triples.items():
+            if gap != top:
+                continue
+            assert not _inside(high, unused) and not _inside(unused, low) and not _inside(core, low)
+            assert not _inside(high, core)
+            if p > q:
+                assert not _inside(unused, core) or not _inside(core, unused)
+            elif p < q:
+                assert not _inside(core, unused)
+            elif sum(high) != sum(low) and unused:
+                assert max(core) <= min(unused) or min(core) >= max(unused)
+
+
+def test_symmetric_maximum_can_need_a_mixed_family() -> None:
+    """Found by search: the symmetric maximum is attained only by removing three records and adding one, so it is not
+    the largest of the bounded and unbounded families the other two relations use."""
+    universe, size, k = np.array([-9.0, -5, -4, -3, 3, 9]), 4, 5
+    best = {family: max(_triples(universe, *family).values()) for family in _symmetric_families(6, size, k)}
+    top = max(best.values())
+    assert [family for family, gap in best.items() if gap == top] == [(1, 1, 3)]
+    enumerated_value = dpteach.global_sensitivity(universe, size, "var", k=k, relation="symmetric", method="enumerate")
+    assert enumerated_value == float(top)
