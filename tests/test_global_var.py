@@ -438,3 +438,17 @@ def test_symmetric_maximum_can_need_a_mixed_family() -> None:
     assert [family for family, gap in best.items() if gap == top] == [(1, 1, 3)]
     enumerated_value = dpteach.global_sensitivity(universe, size, "var", k=k, relation="symmetric", method="enumerate")
     assert enumerated_value == float(top)
+
+
+@pytest.mark.parametrize(("universe", "size", "k"), [
+    ([0, 0, 0, 1, -1, -1, 2, 3], 5, 3),  # R = {0, 2, 3} is a split of R + Z but not the ends of U: layout R1 Z R2 P R3
+    ([-9, 5, 5, 10, 10, 12, 12], 5, 2),  # P = {10, 12, 12}, R = {-9, 10}: the same layout with repeated values
+])
+def test_unbounded_layout_cases_found_by_review(universe, size, k) -> None:
+    """Two cases the first version (ends and windows only) got wrong; the layouts hold their maximisers."""
+    data = np.sort(np.array(universe, dtype=float))
+    expected = unbounded_enumerated(data, size, k)
+    assert global_spread.unbounded_global_var(data, size, k, VAR) == expected
+    pairs = _unbounded_pairs(data, size, k)
+    top = max(pairs.values())
+    assert {pair for pair, gap in pairs.items() if gap == top} <= _unbounded_candidates(data, size, k)
