@@ -152,18 +152,30 @@ def spread_scaling(sizes: list[int], k: int, repeats: int, records: list[dict]) 
                                     seconds=seconds))
             rows.append(Row(f"local var and std, {relation}, |U| = {size:,}, n = {size // 2:,}, k = {k}: slower of "
                             "the two", "enumeration: infeasible", None, slowest, "— (closed form; see tests)"))
-        refusals = []
+        seconds, _ = timed(lambda u=universe: dpteach.global_sensitivity(u, 100, "var", k=k, relation="unbounded"),
+                           repeats)
+        records.append(dict(workload="fast global var, unbounded, n = 100", size=size, query="var",
+                            relation="unbounded", seconds=seconds))
+        rows.append(Row(f"global var, unbounded, |U| = {size:,}, n = 100, k = {k} (candidates: proved upper bound)",
+                        "enumeration: infeasible", None, seconds, "— (candidates; see tests)"))
+        refusals, messages = [], []
         for relation in ("unbounded", "bounded", "symmetric"):
             start = time.perf_counter()
             try:
                 dpteach.global_sensitivity(universe, size // 2, "var", k=k, relation=relation)
-                message = "answered"
+                messages.append(f"{relation}: answered")
             except ValueError as error:
-                message = str(error).split(";")[0].removeprefix("this computation ")
+                messages.append(f"{relation}: " + str(error).split(";")[0].removeprefix("this computation "))
             refusals.append(time.perf_counter() - start)
-        rows.append(Row(f"global var (enumerated), |U| = {size:,}, k = {k}, 3 relations: time to refuse, slowest",
-                        "—", None, max(refusals), message))
+        rows.append(Row(f"global var, n = |U|/2, |U| = {size:,}, k = {k}, 3 relations: time to answer or refuse, "
+                        "slowest", "—", None, max(refusals), _merged(messages)))
     return rows
+
+
+def _merged(messages: list[str]) -> str:
+    """``"relation: outcome"`` messages, said once when every relation had the same outcome."""
+    outcomes = {m.split(": ", 1)[1] for m in messages}
+    return f"all: {outcomes.pop()}" if len(outcomes) == 1 else "; ".join(messages)
 
 
 def cost_curve(sizes: list[int], naive_up_to: int, repeats: int, records: list[dict]) -> list[Row]:
@@ -263,12 +275,13 @@ def plot(timings: pd.DataFrame, path: Path) -> None:
     fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.5))
     styles = {"naive global": ("o-", "#d62728"), "enumerate global": ("s-", "#ff7f0e"),
               "fast global": ("^-", "#1f77b4"), "fast local": ("v-", "#2ca02c"),
-              "fast local var/std": ("D-", "#9467bd"),
+              "fast local var/std": ("D-", "#9467bd"), "fast global var, unbounded, n = 100": ("P-", "#8c564b"),
               "smooth median, O(n²) direct": ("s-", "#ff7f0e"), "smooth median, O(n log n)": ("^-", "#1f77b4")}
     labels = {"naive global": "naive (blog), global median", "enumerate global": "enumerate, global median",
               "fast global": "closed form, global (median; slowest query from 10²)",
               "fast local": "closed form, local (slowest monotone query)",
-              "fast local var/std": "local var/std (slowest relation; symmetric refused at 10⁶)"}
+              "fast local var/std": "local var/std (slowest relation; symmetric refused at 10⁶)",
+              "fast global var, unbounded, n = 100": "global var, unbounded, release size 100 (candidates)"}
     for name, (marker, colour) in styles.items():
         part = timings[timings["workload"] == name].groupby("size")["seconds"].max()
         if part.empty:

@@ -340,7 +340,7 @@ def _differences(values: np.ndarray, x: np.ndarray, y: np.ndarray) -> set[tuple[
 # ------------------------------------------------------------------------------------------- unbounded
 MAX_SHORTLIST = 100_000  # near-maximal candidates re-scored in exact rational arithmetic
 SMALL_TABLE = 20_000  # up to this many candidates, one cached table is scored at once (no pruning)
-UNBOUNDED_CANDIDATES = 20_000_000  # scored in blocks, so memory stays small; this bounds the time (a few seconds)
+UNBOUNDED_CANDIDATES = 50_000_000  # scored in blocks, so memory stays small; this bounds the time (seconds)
 
 
 @dataclass
