@@ -33,9 +33,10 @@ Three methods give the same numbers:
   ``mean``, ``median`` and ``percentile_<p>`` (a few candidate datasets read off the sorted universe, so
   universes of a million values take well under a second), the closed forms of :mod:`dpteach.spread` for the
   *local* ``var`` and ``std``, the candidates of :mod:`dpteach.global_spread` for the *global* ``var`` under
-  ``relation="bounded"`` (used only when certified equal to enumeration, else it enumerates), and
-  ``"enumerate"`` for everything else (the other global ``var`` and ``std``, and callables, for which no exact
-  shortcut is proved). Notebook 06. The closed forms of ``exact`` and ``spread`` cover all three relations;
+  ``relation="bounded"`` (used only when certified equal to enumeration, else it enumerates) and
+  ``relation="unbounded"`` (certified equal to enumeration, else a proved upper bound; fractions enumerate), and
+  ``"enumerate"`` for everything else (the global ``std``, the symmetric global ``var``, and callables, for which
+  no exact shortcut is proved). Notebook 06. The closed forms of ``exact`` and ``spread`` cover all three relations;
   each shortcut is proved in the docstring of its module.
 
 Fail safe: a query value that overflows float64 (or is NaN) raises ``ValueError`` wherever it is computed

@@ -90,9 +90,9 @@ Otherwise the prefix sums (any order, Higham (4.4)) give :math:`|\hat S - S| \le
 term and :math:`(N + 8) 2^{-1074}` of underflow, with :math:`m` the smallest candidate size.
 
 A value that could overflow float64 (squares of the range, sums of squares) raises ``ValueError``, as the
-enumeration does. Global sensitivities: ``var`` under bounded neighbours has candidates of its own
-(:mod:`dpteach.global_spread`); every other global ``var`` and ``std`` is still enumerated, since no proof is
-implemented for which pairs of releases and neighbours contain a maximiser.
+enumeration does. Global sensitivities: ``var`` under bounded and unbounded neighbours has candidates of its own
+(:mod:`dpteach.global_spread`); the symmetric global ``var`` and every global ``std`` are still enumerated, since
+no proof is implemented for which pairs of releases and neighbours contain a maximiser.
 """
 
 from __future__ import annotations
