@@ -57,7 +57,16 @@ import numpy as np
 import pandas as pd
 from tqdm.auto import tqdm
 
-from dpteach.exact import global_exact, has_closed_form, local_exact, sub_multiset_counts
+from dpteach.exact import (
+    Plan,
+    global_exact,
+    global_plan,
+    has_closed_form,
+    local_exact,
+    local_plan,
+    run_plans,
+    sub_multiset_counts,
+)
 from dpteach.global_spread import bounded_global_var, candidate_count
 from dpteach.neighbours import (
     RELATIONS,
@@ -171,6 +180,20 @@ def _local_inputs(
     return resolved, release_data, universe_data, k
 
 
+def _global_inputs(
+    universe: Data, size: object, query: Query, k: object, relation: str, method: str
+) -> tuple[ResolvedQuery, np.ndarray, int, int]:
+    """Check the arguments of :func:`global_sensitivity`; return (query, universe, size, k)."""
+    resolved = resolve_query(query)
+    check_relation(relation)
+    _check_method(method)
+    universe_data = as_dataset(universe, "universe")
+    size = check_int("size", size, 1, universe_data.size, high_label=f"|universe| = {universe_data.size}")
+    k = _check_distance(k, size, universe_data.size, relation)
+    check_exact_sums(universe_data, _largest_dataset(size, k, relation, universe_data.size), "universe")
+    return resolved, universe_data, size, k
+
+
 # --------------------------------------------------------------------------------------------- public API
 def replicate(values: Data, size: int) -> np.ndarray:
     """Scenario (b) universe: every value of a range repeated ``size`` times (sorted).
@@ -200,13 +223,7 @@ def global_sensitivity(
     additions with r + a <= k: group privacy, :mod:`dpteach.neighbours`). ``method`` is one of
     :data:`METHODS` (module docstring).
     """
-    resolved = resolve_query(query)
-    check_relation(relation)
-    _check_method(method)
-    universe_data = as_dataset(universe, "universe")
-    size = check_int("size", size, 1, universe_data.size, high_label=f"|universe| = {universe_data.size}")
-    k = _check_distance(k, size, universe_data.size, relation)
-    check_exact_sums(universe_data, _largest_dataset(size, k, relation, universe_data.size), "universe")
+    resolved, universe_data, size, k = _global_inputs(universe, size, query, k, relation, method)
     if method == "naive":
         return _naive_global(universe_data, size, k, relation, resolved)
     if method == "fast" and has_closed_form(query):
@@ -566,6 +583,50 @@ def _columns_of(universe: Universe, columns: Sequence[str] | None, name: str = "
     return {c: as_dataset(np.asarray(universe[c]), f"universe[{c!r}]") for c in names}
 
 
+GridCell = tuple[str, int, Query, str]
+
+
+def _grid_cell(cell: GridCell, data: dict[str, np.ndarray], released: dict[str, np.ndarray] | None, size: int | None,
+               method: str) -> float:
+    """One cell ``(relation, k, query, column)`` of :func:`sensitivity_grid`, by the public functions; a
+    ``ValueError`` names the cell."""
+    relation, k, query, column = cell
+    try:
+        if released is None:
+            return global_sensitivity(data[column], size, query, k=k, relation=relation, method=method)
+        return local_sensitivity(released[column], data[column], query, k=k, relation=relation, method=method)
+    except ValueError as error:  # say which cell of the grid (which entry of ks, ...) was invalid
+        raise ValueError(f"grid cell (relation={relation!r}, ks entry k={k}, column={column!r}): {error}") from None
+
+
+def _grid_values(cells: list[GridCell], data: dict[str, np.ndarray], released: dict[str, np.ndarray] | None,
+                 size: int | None, method: str) -> list[float]:
+    """Every cell's value. A closed-form cell under ``method="fast"`` passes the checks of
+    :func:`global_sensitivity` (or :func:`local_sensitivity`) and contributes its :class:`dpteach.exact.Plan`; the
+    plans of one query are then evaluated together (:func:`dpteach.exact.run_plans`: numpy's row functions give
+    each row the same bits in any batch, so every value equals the single call's). Other cells are computed alone.
+    """
+    answers: dict[int, float] = {}
+    pending: dict[str, tuple[ResolvedQuery, list[tuple[int, Plan]]]] = {}
+    for index, cell in enumerate(cells):
+        relation, k, query, column = cell
+        if method != "fast" or not has_closed_form(query):
+            answers[index] = _grid_cell(cell, data, released, size, method)
+            continue
+        if released is None:
+            resolved, universe_data, n, k = _global_inputs(data[column], size, query, k, relation, method)
+            plan = global_plan(universe_data, n, k, relation, resolved.name)
+        else:
+            resolved, release_data, universe_data, k = _local_inputs(released[column], data[column], query, k,
+                                                                     relation)
+            plan = local_plan(release_data, universe_data, k, relation, resolved.name)
+        pending.setdefault(resolved.name, (resolved, []))[1].append((index, plan))
+    for resolved, items in pending.values():
+        for (index, _), value in zip(items, run_plans(resolved, [plan for _, plan in items]), strict=True):
+            answers[index] = value
+    return [answers[index] for index in range(len(cells))]
+
+
 def sensitivity_grid(
     universe: Universe,
     *,
@@ -583,6 +644,10 @@ def sensitivity_grid(
     whose columns are sub-multisets of the universe's). ``relations`` defaults to the blog's two; add
     ``"symmetric"`` for group privacy. Columns of the result: ``relation``, ``scope``,
     ``k``, ``query``, ``column``, ``sensitivity``.
+
+    With ``method="fast"`` the candidate datasets of every closed-form cell (:mod:`dpteach.exact`) are evaluated
+    together, one numpy call per query and dataset size (:func:`_grid_values`); each value is the one
+    :func:`global_sensitivity` or :func:`local_sensitivity` returns for that cell.
     """
     if (size is None) == (release is None):
         raise ValueError("give exactly one of size (global sensitivity) or release (local sensitivity)")
@@ -600,18 +665,14 @@ def sensitivity_grid(
     for k in ks:
         if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1:
             raise ValueError(f"ks must hold whole numbers >= 1 (Hamming distances), got {k!r}")
-    rows = []
-    for relation, k, query, column in itertools.product(relations, ks, queries, data):
-        try:
-            if released is None:
-                value = global_sensitivity(data[column], size, query, k=k, relation=relation, method=method)
-            else:
-                value = local_sensitivity(released[column], data[column], query, k=k, relation=relation,
-                                          method=method)
-        except ValueError as error:  # say which cell of the grid (which entry of ks, ...) was invalid
-            raise ValueError(f"grid cell (relation={relation!r}, ks entry k={k}, column={column!r}): {error}") from None
-        rows.append((relation, "global" if released is None else "local", k, resolve_query(query).name,
-                     column, value))
+    cells = list(itertools.product(relations, ks, queries, data))
+    try:
+        values = _grid_values(cells, data, released, size, method)
+    except (TypeError, ValueError):  # batches name no cell: recompute one cell at a time to say which one failed
+        values = [_grid_cell(cell, data, released, size, method) for cell in cells]
+    scope = "global" if released is None else "local"
+    rows = [(relation, scope, k, resolve_query(query).name, column, value)
+            for (relation, k, query, column), value in zip(cells, values, strict=True)]
     return pd.DataFrame(rows, columns=["relation", "scope", "k", "query", "column", "sensitivity"])
 
 
