@@ -227,14 +227,13 @@ def _evaluate(resolved: ResolvedQuery, rows: list[np.ndarray]) -> np.ndarray:
     """Query values of sorted datasets, evaluated in batches of equal size as the enumeration does (numpy's
     row functions along ``axis=1`` give each row the same bits in any batch)."""
     out = np.empty(len(rows))
-    by_size: dict[int, list[int]] = {}
-    for i, row in enumerate(rows):
-        by_size.setdefault(row.size, []).append(i)
-    for size, index in by_size.items():
+    sizes = np.array([row.size for row in rows], dtype=np.int64)
+    for size in np.unique(sizes).tolist():
+        index = np.flatnonzero(sizes == size).tolist()
         step = max(1, _CHUNK_CELLS // max(1, size))
         for start in range(0, len(index), step):
             batch = index[start: start + step]
-            out[batch] = resolved.on_rows(np.vstack([rows[i] for i in batch]))
+            out[batch] = resolved.on_rows(np.concatenate([rows[i] for i in batch]).reshape(len(batch), size))
     return out
 
 
@@ -268,11 +267,31 @@ def sub_multiset_counts(release: np.ndarray, universe: np.ndarray) -> tuple[np.n
     return values, capacity, bool(inside.all() and (own <= capacity).all())
 
 
+def matched_positions(release: np.ndarray, universe: np.ndarray) -> np.ndarray | None:
+    """For sorted ``release`` and ``universe``: the position in ``universe`` of each release record when the
+    :math:`j`-th copy of a value in the release is matched with its :math:`j`-th copy in the universe, or ``None``
+    when the universe runs out of some value (the release is then not a sub-multiset).
+
+    The copies of a value :math:`v` fill the positions from ``searchsorted(universe, v)`` on, and record :math:`i`
+    of the release is copy :math:`i - ` ``searchsorted(release, release[i])`` of its value; so the release is a
+    sub-multiset exactly when every matched position lies inside the universe and holds an equal value."""
+    positions = (np.searchsorted(universe, release) + np.arange(release.size)
+                 - np.searchsorted(release, release))
+    if positions.max() >= universe.size or not (universe[positions] == release).all():
+        return None
+    return positions
+
+
 def spare(release: np.ndarray, universe: np.ndarray) -> np.ndarray:
-    """:math:`U - x` as a sorted array (the release must be a sub-multiset of the universe)."""
-    values, capacity, _ = sub_multiset_counts(release, universe)
-    own = np.bincount(np.searchsorted(values, release), minlength=values.size)
-    return np.repeat(values, capacity - own)
+    """:math:`U - x` as a sorted array (the release must be a sub-multiset of the universe): the unmatched records
+    of :func:`matched_positions`, each written as the first universe record equal to it (as the distinct values of
+    :func:`sub_multiset_counts` are)."""
+    positions = matched_positions(release, universe)
+    if positions is None:
+        raise ValueError("release must be a sub-multiset of universe")
+    unmatched = np.ones(universe.size, dtype=bool)
+    unmatched[positions] = False
+    return universe[np.searchsorted(universe, universe[unmatched])]
 
 
 def local_candidates(release: np.ndarray, universe: np.ndarray, k: int, relation: str) -> list[np.ndarray]:

@@ -64,8 +64,8 @@ from dpteach.exact import (
     has_closed_form,
     local_exact,
     local_plan,
+    matched_positions,
     run_plans,
-    sub_multiset_counts,
 )
 from dpteach.global_spread import bounded_global_var, candidate_count
 from dpteach.neighbours import (
@@ -170,28 +170,28 @@ def _local_inputs(
     check_relation(relation)
     universe_data = as_dataset(universe, "universe")
     release_data = as_dataset(release, "release")
-    if not sub_multiset_counts(release_data, universe_data)[2]:
+    return resolved, release_data, universe_data, _local_checks(release_data, universe_data, k, relation)
+
+
+def _local_checks(release_data: np.ndarray, universe_data: np.ndarray, k: object, relation: str) -> int:
+    """The checks of :func:`_local_inputs` on data that passed :func:`dpteach.queries.as_dataset`; return k."""
+    if matched_positions(release_data, universe_data) is None:
         raise ValueError(
             "release must be a sub-multiset of universe; the universe cannot supply these release "
             f"values: {missing_from(release_data, universe_data)}"
         )
     k = _check_distance(k, release_data.size, universe_data.size, relation)
     check_exact_sums(universe_data, _largest_dataset(release_data.size, k, relation, universe_data.size), "universe")
-    return resolved, release_data, universe_data, k
+    return k
 
 
-def _global_inputs(
-    universe: Data, size: object, query: Query, k: object, relation: str, method: str
-) -> tuple[ResolvedQuery, np.ndarray, int, int]:
-    """Check the arguments of :func:`global_sensitivity`; return (query, universe, size, k)."""
-    resolved = resolve_query(query)
-    check_relation(relation)
-    _check_method(method)
-    universe_data = as_dataset(universe, "universe")
+def _global_checks(universe_data: np.ndarray, size: object, k: object, relation: str) -> tuple[int, int]:
+    """The checks of :func:`global_sensitivity` on a universe that passed :func:`dpteach.queries.as_dataset`;
+    return (size, k)."""
     size = check_int("size", size, 1, universe_data.size, high_label=f"|universe| = {universe_data.size}")
     k = _check_distance(k, size, universe_data.size, relation)
     check_exact_sums(universe_data, _largest_dataset(size, k, relation, universe_data.size), "universe")
-    return resolved, universe_data, size, k
+    return size, k
 
 
 # --------------------------------------------------------------------------------------------- public API
@@ -223,7 +223,11 @@ def global_sensitivity(
     additions with r + a <= k: group privacy, :mod:`dpteach.neighbours`). ``method`` is one of
     :data:`METHODS` (module docstring).
     """
-    resolved, universe_data, size, k = _global_inputs(universe, size, query, k, relation, method)
+    resolved = resolve_query(query)
+    check_relation(relation)
+    _check_method(method)
+    universe_data = as_dataset(universe, "universe")
+    size, k = _global_checks(universe_data, size, k, relation)
     if method == "naive":
         return _naive_global(universe_data, size, k, relation, resolved)
     if method == "fast" and has_closed_form(query):
@@ -602,25 +606,26 @@ def _grid_cell(cell: GridCell, data: dict[str, np.ndarray], released: dict[str, 
 def _grid_values(cells: list[GridCell], data: dict[str, np.ndarray], released: dict[str, np.ndarray] | None,
                  size: int | None, method: str) -> list[float]:
     """Every cell's value. A closed-form cell under ``method="fast"`` passes the checks of
-    :func:`global_sensitivity` (or :func:`local_sensitivity`) and contributes its :class:`dpteach.exact.Plan`; the
-    plans of one query are then evaluated together (:func:`dpteach.exact.run_plans`: numpy's row functions give
-    each row the same bits in any batch, so every value equals the single call's). Other cells are computed alone.
+    :func:`global_sensitivity` (or :func:`local_sensitivity`; the columns already passed
+    :func:`dpteach.queries.as_dataset`, the relations and queries :func:`sensitivity_grid`'s own checks) and
+    contributes its :class:`dpteach.exact.Plan`; the plans of one query are then evaluated together
+    (:func:`dpteach.exact.run_plans`: numpy's row functions give each row the same bits in any batch, so every value
+    equals the single call's). Other cells are computed alone.
     """
     answers: dict[int, float] = {}
-    pending: dict[str, tuple[ResolvedQuery, list[tuple[int, Plan]]]] = {}
+    pending: dict[Query, tuple[ResolvedQuery, list[tuple[int, Plan]]]] = {}
     for index, cell in enumerate(cells):
         relation, k, query, column = cell
         if method != "fast" or not has_closed_form(query):
             answers[index] = _grid_cell(cell, data, released, size, method)
             continue
         if released is None:
-            resolved, universe_data, n, k = _global_inputs(data[column], size, query, k, relation, method)
-            plan = global_plan(universe_data, n, k, relation, resolved.name)
+            n, k = _global_checks(data[column], size, k, relation)
+            plan = global_plan(data[column], n, k, relation, query)
         else:
-            resolved, release_data, universe_data, k = _local_inputs(released[column], data[column], query, k,
-                                                                     relation)
-            plan = local_plan(release_data, universe_data, k, relation, resolved.name)
-        pending.setdefault(resolved.name, (resolved, []))[1].append((index, plan))
+            k = _local_checks(released[column], data[column], k, relation)
+            plan = local_plan(released[column], data[column], k, relation, query)
+        pending.setdefault(query, (resolve_query(query), []))[1].append((index, plan))
     for resolved, items in pending.values():
         for (index, _), value in zip(items, run_plans(resolved, [plan for _, plan in items]), strict=True):
             answers[index] = value
@@ -671,8 +676,9 @@ def sensitivity_grid(
     except (TypeError, ValueError):  # batches name no cell: recompute one cell at a time to say which one failed
         values = [_grid_cell(cell, data, released, size, method) for cell in cells]
     scope = "global" if released is None else "local"
-    rows = [(relation, scope, k, resolve_query(query).name, column, value)
-            for (relation, k, query, column), value in zip(cells, values, strict=True)]
+    labels = itertools.product(relations, ks, [resolve_query(query).name for query in queries], data)
+    rows = [(relation, scope, k, label, column, value)
+            for (relation, k, label, column), value in zip(labels, values, strict=True)]
     return pd.DataFrame(rows, columns=["relation", "scope", "k", "query", "column", "sensitivity"])
 
 
