@@ -321,8 +321,8 @@ def local_plan(release: np.ndarray, universe: np.ndarray, k: int, relation: str,
     largest = _largest(release.size, k, relation, universe.size)
 
     def finish(values: np.ndarray) -> float:
-        f_release, f_neighbours = values[0], values[1:]
-        gap = float(max(f_release - f_neighbours.min(), f_neighbours.max() - f_release))
+        f_release, *f_neighbours = values
+        gap = float(max(f_release - min(f_neighbours), max(f_neighbours) - f_release))
         return round_up(gap, query, universe, largest)
 
     return Plan([release, *local_candidates(release, universe, k, relation)], finish)
