@@ -146,6 +146,8 @@ enumeration; :mod:`dpteach.spread` gives the local sensitivity of ``var`` and ``
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from dataclasses import dataclass
 from fractions import Fraction
 
 import numpy as np
@@ -222,15 +224,35 @@ def split(values: np.ndarray, size: int, s: int) -> np.ndarray:
 
 
 def _evaluate(resolved: ResolvedQuery, rows: list[np.ndarray]) -> np.ndarray:
-    """Query values of sorted datasets, evaluated in batches of equal size as the enumeration does."""
+    """Query values of sorted datasets, evaluated in batches of equal size as the enumeration does (numpy's
+    row functions along ``axis=1`` give each row the same bits in any batch)."""
     out = np.empty(len(rows))
-    for size in {row.size for row in rows}:
-        index = [i for i, row in enumerate(rows) if row.size == size]
+    sizes = np.array([row.size for row in rows], dtype=np.int64)
+    for size in np.unique(sizes).tolist():
+        index = np.flatnonzero(sizes == size).tolist()
         step = max(1, _CHUNK_CELLS // max(1, size))
         for start in range(0, len(index), step):
             batch = index[start: start + step]
-            out[batch] = resolved.on_rows(np.vstack([rows[i] for i in batch]))
+            out[batch] = resolved.on_rows(np.concatenate([rows[i] for i in batch]).reshape(len(batch), size))
     return out
+
+
+@dataclass(frozen=True)
+class Plan:
+    """The candidate datasets of one sensitivity (sorted rows) and how their query values give it."""
+
+    rows: list[np.ndarray]
+    finish: Callable[[np.ndarray], float]
+
+
+def run_plans(resolved: ResolvedQuery, plans: list[Plan]) -> list[float]:
+    """Every plan's sensitivity, the rows of all plans evaluated together (one numpy call per dataset size)."""
+    values = _evaluate(resolved, [row for plan in plans for row in plan.rows])
+    answers, start = [], 0
+    for plan in plans:
+        answers.append(plan.finish(values[start: start + len(plan.rows)]))
+        start += len(plan.rows)
+    return answers
 
 
 def sub_multiset_counts(release: np.ndarray, universe: np.ndarray) -> tuple[np.ndarray, np.ndarray, bool]:
@@ -245,11 +267,31 @@ def sub_multiset_counts(release: np.ndarray, universe: np.ndarray) -> tuple[np.n
     return values, capacity, bool(inside.all() and (own <= capacity).all())
 
 
+def matched_positions(release: np.ndarray, universe: np.ndarray) -> np.ndarray | None:
+    """For sorted ``release`` and ``universe``: the position in ``universe`` of each release record when the
+    :math:`j`-th copy of a value in the release is matched with its :math:`j`-th copy in the universe, or ``None``
+    when the universe runs out of some value (the release is then not a sub-multiset).
+
+    The copies of a value :math:`v` fill the positions from ``searchsorted(universe, v)`` on, and record :math:`i`
+    of the release is copy :math:`i - ` ``searchsorted(release, release[i])`` of its value; so the release is a
+    sub-multiset exactly when every matched position lies inside the universe and holds an equal value."""
+    positions = (np.searchsorted(universe, release) + np.arange(release.size)
+                 - np.searchsorted(release, release))
+    if positions.max() >= universe.size or not (universe[positions] == release).all():
+        return None
+    return positions
+
+
 def spare(release: np.ndarray, universe: np.ndarray) -> np.ndarray:
-    """:math:`U - x` as a sorted array (the release must be a sub-multiset of the universe)."""
-    values, capacity, _ = sub_multiset_counts(release, universe)
-    own = np.bincount(np.searchsorted(values, release), minlength=values.size)
-    return np.repeat(values, capacity - own)
+    """:math:`U - x` as a sorted array (the release must be a sub-multiset of the universe): the unmatched records
+    of :func:`matched_positions`, each written as the first universe record equal to it (as the distinct values of
+    :func:`sub_multiset_counts` are)."""
+    positions = matched_positions(release, universe)
+    if positions is None:
+        raise ValueError("release must be a sub-multiset of universe")
+    unmatched = np.ones(universe.size, dtype=bool)
+    unmatched[positions] = False
+    return universe[np.searchsorted(universe, universe[unmatched])]
 
 
 def local_candidates(release: np.ndarray, universe: np.ndarray, k: int, relation: str) -> list[np.ndarray]:
@@ -273,12 +315,22 @@ def local_candidates(release: np.ndarray, universe: np.ndarray, k: int, relation
             np.sort(np.concatenate([release, others[others.size - j:]]), kind="stable")[j:]]
 
 
-def local_exact(release: np.ndarray, universe: np.ndarray, k: int, relation: str, resolved: ResolvedQuery) -> float:
+def local_plan(release: np.ndarray, universe: np.ndarray, k: int, relation: str, query: Query) -> Plan:
     """:math:`LS_k(x)` for a monotone query from :func:`local_candidates`, as
     :math:`\\max(f(x) - \\min f(x'), \\max f(x') - f(x))` over the candidates."""
-    f_release, *f_neighbours = _evaluate(resolved, [release, *local_candidates(release, universe, k, relation)])
-    gap = float(max(f_release - min(f_neighbours), max(f_neighbours) - f_release))
-    return round_up(gap, resolved.name, universe, _largest(release.size, k, relation, universe.size))
+    largest = _largest(release.size, k, relation, universe.size)
+
+    def finish(values: np.ndarray) -> float:
+        f_release, *f_neighbours = values
+        gap = float(max(f_release - min(f_neighbours), max(f_neighbours) - f_release))
+        return round_up(gap, query, universe, largest)
+
+    return Plan([release, *local_candidates(release, universe, k, relation)], finish)
+
+
+def local_exact(release: np.ndarray, universe: np.ndarray, k: int, relation: str, resolved: ResolvedQuery) -> float:
+    """:func:`local_plan`, evaluated."""
+    return run_plans(resolved, [local_plan(release, universe, k, relation, resolved.name)])[0]
 
 
 def global_candidates(
@@ -395,16 +447,25 @@ def _core_sums(values: list[int], count: int) -> np.ndarray | None:
     return found + count * base
 
 
-def global_exact(universe: np.ndarray, size: int, k: int, relation: str, query: Query,
-                 resolved: ResolvedQuery) -> float:
+def global_plan(universe: np.ndarray, size: int, k: int, relation: str, query: Query) -> Plan:
     """:math:`GS_k` for a monotone query: the largest :math:`f(y) - f(y')` over :func:`global_candidates`; for the
-    bounded mean the value enumeration reports when :func:`bounded_mean_ties` can tell, else rounded up."""
+    bounded mean the value enumeration reports when :func:`bounded_mean_ties` can tell (no rows), else rounded up."""
     ties = query == "mean" and relation == "bounded"
     if ties:
         value = bounded_mean_ties(universe, size, k)
         if value is not None:
-            return value
+            return Plan([], lambda _values: value)
     pairs = global_candidates(universe, size, k, relation, query)
-    values = _evaluate(resolved, [row for pair in pairs for row in pair])
-    gap = float(max(0.0, float((values[0::2] - values[1::2]).max())))
-    return round_up(gap, query, universe, _largest(size, k, relation, universe.size), force=ties)
+    largest = _largest(size, k, relation, universe.size)
+
+    def finish(values: np.ndarray) -> float:
+        gap = float(max(0.0, float((values[0::2] - values[1::2]).max())))
+        return round_up(gap, query, universe, largest, force=ties)
+
+    return Plan([row for pair in pairs for row in pair], finish)
+
+
+def global_exact(universe: np.ndarray, size: int, k: int, relation: str, query: Query,
+                 resolved: ResolvedQuery) -> float:
+    """:func:`global_plan`, evaluated."""
+    return run_plans(resolved, [global_plan(universe, size, k, relation, query)])[0]

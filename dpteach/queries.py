@@ -178,7 +178,7 @@ def check_exact_sums(values: np.ndarray, size: int, name: str = "data") -> None:
     the ``size`` largest absolute values. Data with fractional values follow float64 arithmetic (relative
     error of order ``size`` times 1e-16) and are not checked here.
     """
-    if not np.array_equal(values, np.floor(values)):
+    if not (values == np.floor(values)).all():
         return
     largest = np.sort(np.abs(values))[values.size - min(size, values.size):]
     total = sum(int(v) for v in largest.tolist())  # exact: Python integers

@@ -58,7 +58,16 @@ import numpy as np
 import pandas as pd
 from tqdm.auto import tqdm
 
-from dpteach.exact import global_exact, has_closed_form, local_exact, sub_multiset_counts
+from dpteach.exact import (
+    Plan,
+    global_exact,
+    global_plan,
+    has_closed_form,
+    local_exact,
+    local_plan,
+    matched_positions,
+    run_plans,
+)
 from dpteach.global_spread import bounded_global_var, candidate_count, unbounded_global_var
 from dpteach.neighbours import (
     RELATIONS,
@@ -162,14 +171,28 @@ def _local_inputs(
     check_relation(relation)
     universe_data = as_dataset(universe, "universe")
     release_data = as_dataset(release, "release")
-    if not sub_multiset_counts(release_data, universe_data)[2]:
+    return resolved, release_data, universe_data, _local_checks(release_data, universe_data, k, relation)
+
+
+def _local_checks(release_data: np.ndarray, universe_data: np.ndarray, k: object, relation: str) -> int:
+    """The checks of :func:`_local_inputs` on data that passed :func:`dpteach.queries.as_dataset`; return k."""
+    if matched_positions(release_data, universe_data) is None:
         raise ValueError(
             "release must be a sub-multiset of universe; the universe cannot supply these release "
             f"values: {missing_from(release_data, universe_data)}"
         )
     k = _check_distance(k, release_data.size, universe_data.size, relation)
     check_exact_sums(universe_data, _largest_dataset(release_data.size, k, relation, universe_data.size), "universe")
-    return resolved, release_data, universe_data, k
+    return k
+
+
+def _global_checks(universe_data: np.ndarray, size: object, k: object, relation: str) -> tuple[int, int]:
+    """The checks of :func:`global_sensitivity` on a universe that passed :func:`dpteach.queries.as_dataset`;
+    return (size, k)."""
+    size = check_int("size", size, 1, universe_data.size, high_label=f"|universe| = {universe_data.size}")
+    k = _check_distance(k, size, universe_data.size, relation)
+    check_exact_sums(universe_data, _largest_dataset(size, k, relation, universe_data.size), "universe")
+    return size, k
 
 
 # --------------------------------------------------------------------------------------------- public API
@@ -205,9 +228,7 @@ def global_sensitivity(
     check_relation(relation)
     _check_method(method)
     universe_data = as_dataset(universe, "universe")
-    size = check_int("size", size, 1, universe_data.size, high_label=f"|universe| = {universe_data.size}")
-    k = _check_distance(k, size, universe_data.size, relation)
-    check_exact_sums(universe_data, _largest_dataset(size, k, relation, universe_data.size), "universe")
+    size, k = _global_checks(universe_data, size, k, relation)
     if method == "naive":
         return _naive_global(universe_data, size, k, relation, resolved)
     if method == "fast" and has_closed_form(query):
@@ -571,6 +592,51 @@ def _columns_of(universe: Universe, columns: Sequence[str] | None, name: str = "
     return {c: as_dataset(np.asarray(universe[c]), f"universe[{c!r}]") for c in names}
 
 
+GridCell = tuple[str, int, Query, str]
+
+
+def _grid_cell(cell: GridCell, data: dict[str, np.ndarray], released: dict[str, np.ndarray] | None, size: int | None,
+               method: str) -> float:
+    """One cell ``(relation, k, query, column)`` of :func:`sensitivity_grid`, by the public functions; a
+    ``ValueError`` names the cell."""
+    relation, k, query, column = cell
+    try:
+        if released is None:
+            return global_sensitivity(data[column], size, query, k=k, relation=relation, method=method)
+        return local_sensitivity(released[column], data[column], query, k=k, relation=relation, method=method)
+    except ValueError as error:  # say which cell of the grid (which entry of ks, ...) was invalid
+        raise ValueError(f"grid cell (relation={relation!r}, ks entry k={k}, column={column!r}): {error}") from None
+
+
+def _grid_values(cells: list[GridCell], data: dict[str, np.ndarray], released: dict[str, np.ndarray] | None,
+                 size: int | None, method: str) -> list[float]:
+    """Every cell's value. A closed-form cell under ``method="fast"`` passes the checks of
+    :func:`global_sensitivity` (or :func:`local_sensitivity`; the columns already passed
+    :func:`dpteach.queries.as_dataset`, the relations and queries :func:`sensitivity_grid`'s own checks) and
+    contributes its :class:`dpteach.exact.Plan`; the plans of one query are then evaluated together
+    (:func:`dpteach.exact.run_plans`: numpy's row functions give each row the same bits in any batch, so every value
+    equals the single call's). Other cells are computed alone.
+    """
+    answers: dict[int, float] = {}
+    pending: dict[Query, tuple[ResolvedQuery, list[tuple[int, Plan]]]] = {}
+    for index, cell in enumerate(cells):
+        relation, k, query, column = cell
+        if method != "fast" or not has_closed_form(query):
+            answers[index] = _grid_cell(cell, data, released, size, method)
+            continue
+        if released is None:
+            n, k = _global_checks(data[column], size, k, relation)
+            plan = global_plan(data[column], n, k, relation, query)
+        else:
+            k = _local_checks(released[column], data[column], k, relation)
+            plan = local_plan(released[column], data[column], k, relation, query)
+        pending.setdefault(query, (resolve_query(query), []))[1].append((index, plan))
+    for resolved, items in pending.values():
+        for (index, _), value in zip(items, run_plans(resolved, [plan for _, plan in items]), strict=True):
+            answers[index] = value
+    return [answers[index] for index in range(len(cells))]
+
+
 def sensitivity_grid(
     universe: Universe,
     *,
@@ -588,6 +654,10 @@ def sensitivity_grid(
     whose columns are sub-multisets of the universe's). ``relations`` defaults to the blog's two; add
     ``"symmetric"`` for group privacy. Columns of the result: ``relation``, ``scope``,
     ``k``, ``query``, ``column``, ``sensitivity``.
+
+    With ``method="fast"`` the candidate datasets of every closed-form cell (:mod:`dpteach.exact`) are evaluated
+    together, one numpy call per query and dataset size (:func:`_grid_values`); each value is the one
+    :func:`global_sensitivity` or :func:`local_sensitivity` returns for that cell.
     """
     if (size is None) == (release is None):
         raise ValueError("give exactly one of size (global sensitivity) or release (local sensitivity)")
@@ -605,18 +675,15 @@ def sensitivity_grid(
     for k in ks:
         if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1:
             raise ValueError(f"ks must hold whole numbers >= 1 (Hamming distances), got {k!r}")
-    rows = []
-    for relation, k, query, column in itertools.product(relations, ks, queries, data):
-        try:
-            if released is None:
-                value = global_sensitivity(data[column], size, query, k=k, relation=relation, method=method)
-            else:
-                value = local_sensitivity(released[column], data[column], query, k=k, relation=relation,
-                                          method=method)
-        except ValueError as error:  # say which cell of the grid (which entry of ks, ...) was invalid
-            raise ValueError(f"grid cell (relation={relation!r}, ks entry k={k}, column={column!r}): {error}") from None
-        rows.append((relation, "global" if released is None else "local", k, resolve_query(query).name,
-                     column, value))
+    cells = list(itertools.product(relations, ks, queries, data))
+    try:
+        values = _grid_values(cells, data, released, size, method)
+    except (TypeError, ValueError):  # batches name no cell: recompute one cell at a time to say which one failed
+        values = [_grid_cell(cell, data, released, size, method) for cell in cells]
+    scope = "global" if released is None else "local"
+    labels = itertools.product(relations, ks, [resolve_query(query).name for query in queries], data)
+    rows = [(relation, scope, k, label, column, value)
+            for (relation, k, label, column), value in zip(labels, values, strict=True)]
     return pd.DataFrame(rows, columns=["relation", "scope", "k", "query", "column", "sensitivity"])
 
 

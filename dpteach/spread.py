@@ -255,37 +255,49 @@ def _check_range(universe: np.ndarray, name: str) -> None:
             "exceeds 1.8e308), so no sensitivity can be computed from it; rescale the data (e.g. change units)")
 
 
-def _certified(release: np.ndarray, others: np.ndarray, k: int, relation: str, resolved: ResolvedQuery,
-               bound: Fraction, universe: np.ndarray, largest: int) -> float | None:
-    """Enumeration's own value, from numpy on the candidates, when the rounding cannot change the winner (module
-    docstring, *Certified*); ``None`` otherwise."""
-    n, spare_size = release.size, others.size
-    if not _whole(universe) or candidate_count(n, spare_size, k, relation) * largest > CERTIFY_CELLS:
-        return None
+def _certificate_holds(query: str, universe: np.ndarray, largest: int, bound: Fraction) -> bool:
+    """Whether :math:`4E + 2uT < \\delta` (module docstring, *Certified*) is proved, given ``bound`` :math:`\\ge T`."""
     half_range = (Fraction(float(universe[-1])) - Fraction(float(universe[0]))) / 2
-    if half_range == 0:
-        return 0.0
     spacing = Fraction(1, largest**4)
-    if resolved.name == "std":
+    if query == "std":
         spacing /= 2 * half_range
-    if 4 * numpy_error(resolved.name, universe, largest) + 2 * _UNIT * bound >= spacing:
-        return None
-    f_release = float(resolved.on_rows(release[np.newaxis, :])[0])
-    highest, lowest = -math.inf, math.inf
-    for side, kept, chosen in _blocks(n, spare_size, k, relation):
+    return 4 * numpy_error(query, universe, largest) + 2 * _UNIT * bound < spacing
+
+
+def _numpy_gap(release: np.ndarray, others: np.ndarray, k: int, relation: str, resolved: ResolvedQuery) -> float:
+    """:math:`\\max(\\hat f(x) - \\min \\hat f, \\max \\hat f - \\hat f(x))`, the minimum over the "min" candidates
+    and the maximum over the "max" candidates (:func:`_blocks`), each dataset sorted and evaluated by numpy.
+    Datasets of one size go to numpy in one batch (its ``var`` and ``std`` along ``axis=1`` treat each row
+    alone)."""
+    n = release.size
+    by_size: dict[int, list[np.ndarray]] = {n: [release[np.newaxis, :]]}
+    blocks = []
+    for side, kept, chosen in _blocks(n, others.size, k, relation):
         rows = np.concatenate([np.repeat(release[kept], len(chosen), axis=0),
                                np.tile(others[chosen], (len(kept), 1))], axis=1)
-        f_rows = resolved.on_rows(np.sort(rows, axis=1))
+        group = by_size.setdefault(rows.shape[1], [])
+        blocks.append((side, rows.shape[1], sum(len(r) for r in group), len(rows)))
+        group.append(rows)
+    values = {size: resolved.on_rows(np.sort(np.concatenate(group), axis=1)) for size, group in by_size.items()}
+    highest, lowest = -math.inf, math.inf
+    for side, size, start, count in blocks:  # every block has at least one row
+        part = values[size][start: start + count]
         if side == "max":
-            highest = max(highest, float(f_rows.max()))
+            highest = max(highest, float(part.max()))
         else:
-            lowest = min(lowest, float(f_rows.min()))
+            lowest = min(lowest, float(part.min()))
+    f_release = float(values[n][0])
     return float(max(f_release - lowest, highest - f_release))
 
 
 def local_spread(release: np.ndarray, universe: np.ndarray, k: int, relation: str, resolved: ResolvedQuery) -> float:
     """:math:`LS_k(x)` of ``var`` or ``std`` (module docstring): enumeration's exact value when certified, else the
-    proved upper bound :math:`R`. ``release`` and ``universe`` sorted, inputs already checked."""
+    proved upper bound :math:`R`. ``release`` and ``universe`` sorted, inputs already checked.
+
+    The certificate needs an upper bound on :math:`T`. Popoviciu's inequality :math:`V \\le V_b` (every dataset of
+    :math:`U` lies in its range) gives :math:`T \\le V_b` for ``var`` and :math:`T \\le \\sqrt{V_b}` for ``std``; it is
+    tried first, and the scored bound :math:`T^+` only when that fails. The condition is monotone in the bound, so
+    the answer is the same either way; the first try just skips the scoring."""
     _check_range(universe, resolved.name)
     others = spare(release, universe)
     n, spare_size = release.size, others.size
@@ -295,11 +307,19 @@ def local_spread(release: np.ndarray, universe: np.ndarray, k: int, relation: st
                          f"{MAX_CANDIDATES:,}; use a smaller k (the candidates grow like |U| k^2, or k^3 symmetric)")
     sizes = [n - i + j for i, j in families(n, spare_size, k, relation)]
     largest, smallest = max(sizes + [n]), max(1, min(sizes + [n]))
-    centre = float(np.round(universe[-1] / 2 + universe[0] / 2)) if _whole(universe) else (
+    whole = _whole(universe)
+    certifiable = whole and work * largest <= CERTIFY_CELLS
+    half_range = (Fraction(float(universe[-1])) - Fraction(float(universe[0]))) / 2
+    if certifiable and half_range == 0:
+        return 0.0
+    if certifiable and _certificate_holds(resolved.name, universe, largest,
+                                          half_range**2 if resolved.name == "var" else half_range):
+        return _numpy_gap(release, others, k, relation, resolved)
+    centre = float(np.round(universe[-1] / 2 + universe[0] / 2)) if whole else (
         float(universe[-1] / 2 + universe[0] / 2))
     shifted_x, shifted_s = release - centre, others - centre
     reach = float(max(np.abs(universe - centre).max(), 1.0))
-    exact = _whole(universe) and universe.size * reach**2 <= 2.0**62
+    exact = whole and universe.size * reach**2 <= 2.0**62
     pools = (_prefix_sums(shifted_x, exact), _prefix_sums(shifted_s, exact))
     high, low = _scored(pools, n, spare_size, k, relation)
     own = (pools[0][1][n] / n - (pools[0][0][n] / n) ** 2) if not exact else (
@@ -312,9 +332,8 @@ def local_spread(release: np.ndarray, universe: np.ndarray, k: int, relation: st
     else:
         bound = max(_sqrt_bounds(high_hi)[1] - _sqrt_bounds(own_lo)[0],
                     _sqrt_bounds(own_hi)[1] - _sqrt_bounds(low_lo)[0])
-    certified = _certified(release, others, k, relation, resolved, bound, universe, largest)
-    if certified is not None:
-        return certified
+    if certifiable and _certificate_holds(resolved.name, universe, largest, bound):
+        return _numpy_gap(release, others, k, relation, resolved)
     return round_up((bound + 2 * numpy_error(resolved.name, universe, largest)) * (1 + _UNIT))
 
 

@@ -266,3 +266,26 @@ def test_float_rounding_bound_covers_the_real_arithmetic_sensitivity() -> None:
         truth = max(abs(sum(map(Fraction, x)) - sum(map(Fraction, y))) for x in releases for y in
                     positional_neighbours(x, tuple(universe), 1, relation))
         assert Fraction(got) >= truth and got >= enumerated_global(universe, 3, "sum", 1, relation)
+
+
+# ------------------------------------------------------------------------------------------ sub-multisets
+signed_values = st.sampled_from([-2.0, -0.0, 0.0, 1.0, 1.5, 3.0])
+
+
+@settings(max_examples=400, deadline=None)
+@given(universe=st.lists(signed_values, min_size=1, max_size=9), release=st.lists(signed_values, min_size=1,
+                                                                                    max_size=9))
+def test_matched_positions_and_spare_agree_with_counts(universe, release) -> None:
+    """matched_positions is None exactly when the release is not a sub-multiset (by ==, so -0.0 matches 0.0), and
+    spare gives the count-based difference bit for bit: each spare value written as its first equal universe
+    record, signed zeros included."""
+    pool, data = as_dataset(universe), as_dataset(release)
+    values, capacity, fits = exact.sub_multiset_counts(data, pool)
+    assert (exact.matched_positions(data, pool) is not None) == fits
+    if fits:
+        own = np.bincount(np.searchsorted(values, data), minlength=values.size)
+        expected = np.repeat(values, capacity - own)
+        assert exact.spare(data, pool).tobytes() == expected.tobytes()
+    else:
+        with pytest.raises(ValueError, match="release must be a sub-multiset"):
+            exact.spare(data, pool)

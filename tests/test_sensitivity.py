@@ -349,3 +349,27 @@ def test_whole_numbers_up_to_the_exact_limit_are_exact() -> None:
         assert dpteach.global_sensitivity(universe, 2, "sum", relation="bounded", method=method) == 3
         assert dpteach.global_sensitivity(universe, 2, "sum", k=2, relation="symmetric", method=method) == (
             2**51 + 5)  # add the two largest to the two smallest
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(columns=st.lists(st.lists(st.integers(min_value=-5, max_value=30), min_size=5, max_size=8), min_size=1,
+                        max_size=2),
+       relation=st.sampled_from(["unbounded", "bounded", "symmetric"]), local=st.booleans())
+def test_grid_batches_equal_the_single_calls(columns, relation, local) -> None:
+    """sensitivity_grid evaluates the closed-form cells together; every cell must equal its own call bit for bit."""
+    size = min(len(c) for c in columns) // 2
+    universe = {f"c{i}": np.array(c[: 2 * size]) for i, c in enumerate(columns)}
+    ks = list(range(1, size))
+    if local:
+        release = {name: values[:size] for name, values in universe.items()}
+        grid = dpteach.sensitivity_grid(universe, release=release, ks=ks, relations=[relation])
+    else:
+        grid = dpteach.sensitivity_grid(universe, size=size, ks=ks, relations=[relation])
+    for row in grid.itertuples():
+        query = row.query
+        if local:
+            single = dpteach.local_sensitivity(release[row.column], universe[row.column], query, k=row.k,
+                                               relation=relation)
+        else:
+            single = dpteach.global_sensitivity(universe[row.column], size, query, k=row.k, relation=relation)
+        assert np.float64(row.sensitivity).tobytes() == np.float64(single).tobytes()
