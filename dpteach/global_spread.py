@@ -508,6 +508,11 @@ def _every_candidate(total: int, size: int, k: int) -> _Block:
     return _Block(side, part, tuple(ranges))
 
 
+def clear_cache() -> None:
+    """Forget the kept candidate tables of :func:`_every_candidate`."""
+    _every_candidate.cache_clear()
+
+
 def unbounded_global_var(universe: np.ndarray, size: int, k: int, resolved: ResolvedQuery) -> float | None:
     """The unbounded :math:`GS_k` of ``var`` from the candidates (module docstring, *Unbounded*): enumeration's value
     bit for bit when certified, else the proved upper bound :math:`\\mathrm{fl}^{\\uparrow}((T + 2E)(1 + u))`.

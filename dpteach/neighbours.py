@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections import Counter
+from collections import Counter, OrderedDict
 from collections.abc import Iterable, Iterator
 
 import numpy as np
@@ -113,13 +113,38 @@ def comb_above(n: int, j: int, cap: int) -> int:
     return max(10 ** math.floor(_log10_comb(n, j) - 1), cap + 1)
 
 
+_SMALL_LISTS: OrderedDict[tuple[tuple[int, ...], int], np.ndarray] = OrderedDict()
+_SMALL_LIST_ENTRIES = 100_000  # lists up to this many entries are kept (64 of them: at most 51 MB)
+
+
 def submultisets(capacity: np.ndarray, size: int) -> np.ndarray:
     """All distinct count vectors ``c`` with ``0 <= c <= capacity`` and ``sum(c) == size``.
 
     Returns an ``(N, d)`` int array, one sub-multiset per row, ``N = count_submultisets(capacity, size)``.
-    Built one value at a time, keeping only partial vectors that can still reach ``size``.
+    Built one value at a time, keeping only partial vectors that can still reach ``size``. The answer depends on
+    the integers ``capacity`` and ``size`` alone, so small lists are kept (least recently used first out) and
+    handed back **read-only**: the grids of notebooks 01 and 02 ask for the same lists many times.
     """
     capacity = np.asarray(capacity, dtype=np.int64)
+    key = (tuple(capacity.tolist()), int(size))
+    if key in _SMALL_LISTS:
+        _SMALL_LISTS.move_to_end(key)
+        return _SMALL_LISTS[key]
+    rows = _build_submultisets(capacity, size)
+    if rows.size <= _SMALL_LIST_ENTRIES:
+        rows.flags.writeable = False
+        _SMALL_LISTS[key] = rows
+        if len(_SMALL_LISTS) > 64:
+            _SMALL_LISTS.popitem(last=False)
+    return rows
+
+
+def clear_cache() -> None:
+    """Forget the kept lists of :func:`submultisets`."""
+    _SMALL_LISTS.clear()
+
+
+def _build_submultisets(capacity: np.ndarray, size: int) -> np.ndarray:
     d = capacity.size
     room_after = np.concatenate([np.cumsum(capacity[::-1])[::-1][1:], [0]])
     rows = np.zeros((1, 0), dtype=np.int64)

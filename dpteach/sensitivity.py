@@ -58,6 +58,7 @@ import numpy as np
 import pandas as pd
 from tqdm.auto import tqdm
 
+from dpteach import global_spread, neighbours
 from dpteach.exact import (
     Plan,
     global_exact,
@@ -196,6 +197,13 @@ def _global_checks(universe_data: np.ndarray, size: object, k: object, relation:
 
 
 # --------------------------------------------------------------------------------------------- public API
+def clear_caches() -> None:
+    """Forget the kept lists of sub-multisets and candidate tables (pure functions of integers, kept for speed), so
+    a benchmark can time a cold call as well as a warm one."""
+    neighbours.clear_cache()
+    global_spread.clear_cache()
+
+
 def replicate(values: Data, size: int) -> np.ndarray:
     """Scenario (b) universe: every value of a range repeated ``size`` times (sorted).
 

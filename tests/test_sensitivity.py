@@ -373,3 +373,17 @@ def test_grid_batches_equal_the_single_calls(columns, relation, local) -> None:
         else:
             single = dpteach.global_sensitivity(universe[row.column], size, query, k=row.k, relation=relation)
         assert np.float64(row.sensitivity).tobytes() == np.float64(single).tobytes()
+
+
+def test_kept_submultiset_lists_are_read_only_and_fresh() -> None:
+    """The kept lists equal a fresh build, cannot be changed in place, and clearing the caches rebuilds them."""
+    from dpteach import neighbours
+
+    capacity = np.array([2, 1, 3])
+    first = neighbours.submultisets(capacity, 3)
+    assert neighbours.submultisets(capacity, 3) is first
+    assert np.array_equal(first, neighbours._build_submultisets(capacity, 3))
+    with pytest.raises(ValueError, match="read-only"):
+        first[0, 0] = 9
+    sens.clear_caches()
+    assert neighbours.submultisets(capacity, 3) is not first
