@@ -432,6 +432,8 @@ EXCUSED: dict[str, str] = {
     "dpteach.datasets.scenario_b_ranges": "no parameters",
     "dpteach.transformations.example_tables": "no parameters",
     "dpteach.plotting.register_cjk_font": "no parameters",
+    "dpteach.neighbours.clear_cache": "no parameters",
+    "dpteach.sensitivity.clear_caches": "no parameters",
     # result records: built by the package, not by users
     **{f"dpteach.{name}": "a result record built by the package" for name in (
         "audit.AuditResult", "ptr.PTRRelease", "smooth.SmoothRelease", "saa.SAARelease",
