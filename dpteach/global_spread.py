@@ -498,13 +498,13 @@ def _every_candidate(total: int, size: int, k: int) -> _Block:
         blocks += _side_a(total, part, k)
         if part >= 2:
             blocks += [_side_b(total, part, k, np.arange(part + 1)), *_side_b_layouts(total, part, k)]
-    columns: list[list[np.ndarray]] = [[] for _ in range(14)]
+    columns = []
     for block in blocks:
-        for column, values in zip(columns, (block.side, block.part, *block.ranges), strict=True):
-            column.append(np.broadcast_to(values, block.shape).ravel())
-    side, part, *ranges = (np.concatenate(column).astype(np.int64) for column in columns)
-    for array in (side, part, *ranges):
-        array.flags.writeable = False
+        zero = np.zeros(block.shape, dtype=np.int64)  # adding it broadcasts (cheaper than np.broadcast_to here)
+        columns.append(np.array([(zero + value).ravel() for value in (block.side, block.part, *block.ranges)]))
+    table = np.concatenate(columns, axis=1)
+    table.flags.writeable = False
+    side, part, *ranges = table
     return _Block(side, part, tuple(ranges))
 
 
