@@ -115,18 +115,21 @@ def test_candidates_hold_every_maximiser_with_unequal_sums(case) -> None:
             assert (x, y) in found
 
 
-def test_the_blog_universes_are_answered_by_the_candidates() -> None:
-    """The certified path (not the fallback) answers every bounded var cell of the blog's global figures."""
+@pytest.mark.parametrize("relation", ["bounded", "unbounded"])
+def test_the_blog_universes_are_answered_by_the_candidates(relation: str) -> None:
+    """The certified path (not the fallback) answers every global var cell of the blog's figures, both relations."""
+    candidates = {"bounded": global_spread.bounded_global_var, "unbounded": global_spread.unbounded_global_var}
     answered = 0
     for figure in BLOG_FIGURES:
-        if figure.local or figure.relation != "bounded":
+        if figure.local or figure.relation != relation:
             continue
         for column in figure.universe().values():
             universe = np.sort(np.asarray(column, dtype=float))
             for k in figure.ks:
-                value = global_spread.bounded_global_var(universe, figure.size, k, VAR)
+                value = candidates[relation](universe, figure.size, k, VAR)
                 assert value is not None
-                assert value == enumerated(universe, figure.size, k)
+                assert value == dpteach.global_sensitivity(universe, figure.size, "var", k=k, relation=relation,
+                                                           method="enumerate")
                 answered += 1
     assert answered == 14
 
@@ -311,22 +314,6 @@ def test_unbounded_shapes_match_their_count() -> None:
     for total, size, k in [(10, 6, 4), (12, 7, 2), (5, 3, 2), (40, 20, 10)]:
         listed = global_spread._every_candidate(total, size, k).side.size
         assert listed == global_spread.unbounded_count(total, size, k)
-
-
-def test_the_blog_universes_are_answered_by_the_unbounded_candidates() -> None:
-    """The certified path answers every unbounded var cell of the blog's global figures."""
-    answered = 0
-    for figure in BLOG_FIGURES:
-        if figure.local or figure.relation != "unbounded":
-            continue
-        for column in figure.universe().values():
-            universe = np.sort(np.asarray(column, dtype=float))
-            for k in figure.ks:
-                value = global_spread.unbounded_global_var(universe, figure.size, k, VAR)
-                assert value is not None
-                assert value == unbounded_enumerated(universe, figure.size, k)
-                answered += 1
-    assert answered == 14
 
 
 def test_uncertified_unbounded_calls_return_the_bound() -> None:
