@@ -136,8 +136,10 @@ so :math:`P \mid Z`. (iii) With :math:`P` fixed, :math:`R` minimises :math:`V(P 
 :math:`P` avoids it: :math:`P` is the ``b`` lowest and ``p - b`` highest of :math:`U` and :math:`R` a window of
 the rest. Otherwise :math:`Z` lies wholly below or above :math:`R` and :math:`P` avoids both ranges: the layouts
 :math:`P_1 Z P_2 R P_3` and :math:`P_1 R P_2 Z P_3`. Candidates: :math:`(p + 1)(|U| - p - k + 1) + (p + 1)(p + 2)`.
-(No random test has yet found a maximiser that only these two layouts hold; without a proof they stay, and they
-make the work grow like :math:`n^2`.)
+The layouts are needed, so their :math:`n^2` work stays: for :math:`U = \{0, 1, 1, 13, 13, 14\}`, :math:`p = 3`,
+:math:`k = 2` the largest side-(b) gap, :math:`206/225`, is attained only by :math:`P = \{0, 13, 13\}`,
+:math:`R = \{1, 1\}` (:math:`P_1 R P_2 Z P_3`, :math:`Z = \{14\}`) and its mirror image, while the ends with a
+window reach :math:`204/225` (``test_unbounded_side_b_maximiser_only_a_layout_holds``).
 
 Every candidate is a pair (its :math:`P` and :math:`R` are disjoint position sets of :math:`U`), so the largest
 real gap :math:`T` is the largest over the candidates, and every pair attaining it is a candidate (as a multiset:

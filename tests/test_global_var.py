@@ -439,3 +439,26 @@ def test_unbounded_layout_cases_found_by_review(universe, size, k) -> None:
     pairs = _unbounded_pairs(data, size, k)
     top = max(pairs.values())
     assert {pair for pair, gap in pairs.items() if gap == top} <= _unbounded_candidates(data, size, k)
+
+
+def test_unbounded_side_b_maximiser_only_a_layout_holds() -> None:
+    """Found by an exhaustive search over six whole numbers: in the family (|P|, |B|) = (3, 5) the largest
+    V(P) - V(B) is attained only by P = {0, 13, 13}, R = {1, 1} (layout P1 R P2 Z P3, Z = {14}) and its mirror
+    P = {1, 1, 14}, R = {13, 13}; no P made of the b lowest and 3 - b highest values with R a window of the rest
+    reaches it (their best is 204/225, the layouts' 206/225)."""
+    data = np.array([0.0, 1, 1, 13, 13, 14])
+    size, k, part_size = 3, 2, 3
+    family = {pair: -gap for pair, gap in _unbounded_pairs(data, size, k).items() if len(pair[0]) == part_size}
+    top = max(family.values())
+    winners = {pair for pair, gap in family.items() if gap == top}
+    exact = [Fraction(int(v)) for v in data]
+    standard = set()
+    for b in range(part_size + 1):  # side (b) without its layouts, from the docstring's text
+        part = exact[:b] + exact[len(exact) - part_size + b:]
+        rest = exact[b:len(exact) - part_size + b]
+        standard |= {(tuple(part), tuple(sorted(part + rest[s:s + k]))) for s in range(len(rest) - k + 1)}
+    assert top == Fraction(206, 225)
+    assert max(family[pair] for pair in standard) == Fraction(204, 225)
+    assert winners == {((0, 13, 13), (0, 1, 1, 13, 13)), ((1, 1, 14), (1, 1, 13, 13, 14))}
+    assert not winners & standard
+    assert winners <= _unbounded_candidates(data, size, k)
