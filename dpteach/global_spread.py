@@ -211,10 +211,17 @@ import numpy as np
 
 from dpteach.neighbours import count_submultisets, counts_to_rows, distinct_counts, submultisets
 from dpteach.queries import ResolvedQuery
-from dpteach.spread import numpy_error, round_up, scoring_error
+from dpteach.spread import numpy_error, prefix_sums, round_up, scoring_error
 
 MAX_CANDIDATES = 2_000_000  # scoring holds several int64 arrays of up to this many entries (16 MB each)
 _UNIT = Fraction(1, 2**53)
+
+
+def _centre_and_reach(universe: np.ndarray) -> tuple[float, float]:
+    r"""For whole numbers: the rounded mid-range :math:`c` and :math:`A' = \max(\max |U - c|, 1)`, so the shifted
+    values, their sums and sums of squares are integers bounded through :math:`A'`."""
+    centre = float(np.round(universe[-1] / 2 + universe[0] / 2))
+    return centre, float(max(np.abs(universe - centre).max(), 1.0))
 
 
 def candidate_count(capacity: np.ndarray, top: int) -> int:
@@ -271,8 +278,7 @@ def bounded_global_var(universe: np.ndarray, size: int, k: int, resolved: Resolv
         return None
     if not np.all(universe == np.round(universe)):
         return None
-    centre = float(np.round(universe[-1] / 2 + universe[0] / 2))
-    reach = float(max(np.abs(universe - centre).max(), 1.0))
+    centre, reach = _centre_and_reach(universe)
     if 8 * size**2 * reach**2 > 2.0**63 or universe.size * reach**2 > 2.0**62:
         return None
     if 4 * numpy_error("var", universe, size) >= Fraction(1, size**2):  # the certificate below cannot hold
@@ -432,14 +438,15 @@ def _side_b_pruned(scores: _Scores, total: int, families: list[tuple[int, int]],
     return True
 
 
+def _unpruned_count(total: int, part: int, k: int) -> int:
+    """Candidates of one family that are always scored whole: side (a) and side (b)'s layouts."""
+    return (k + 1) * (total - k + 2) + (k + 1) * (k + 2) + (part >= 2) * (part + 1) * (part + 2)
+
+
 def unbounded_count(total: int, size: int, k: int) -> int:
     """How many candidate pairs the *Unbounded* section lists before any pruning (both families)."""
-    count = 0
-    for part in (size - k, size):
-        count += (k + 1) * (total - k + 2) + (k + 1) * (k + 2)
-        if part >= 2:
-            count += (part + 1) * (total - part - k + 1) + (part + 1) * (part + 2)
-    return count
+    return sum(_unpruned_count(total, part, k) + (part >= 2) * (part + 1) * (total - part - k + 1)
+               for part in (size - k, size))
 
 
 def _variance(sums: np.ndarray, squares: np.ndarray, m: int) -> np.ndarray:
@@ -519,27 +526,25 @@ def unbounded_global_var(universe: np.ndarray, size: int, k: int, resolved: Reso
     """The unbounded :math:`GS_k` of ``var`` from the candidates (module docstring, *Unbounded*): enumeration's value
     bit for bit when certified, else the proved upper bound :math:`\\mathrm{fl}^{\\uparrow}((T + 2E)(1 + u))`.
     ``None`` (the caller enumerates) for fractional values, sums beyond ``int64``, work above
-    :data:`MAX_CANDIDATES` or more than :data:`MAX_SHORTLIST` near-ties. ``universe`` sorted and checked,
+    :data:`UNBOUNDED_CANDIDATES` or more than :data:`MAX_SHORTLIST` near-ties. ``universe`` sorted and checked,
     ``1 <= k < size``, ``size + k <= |U|``."""
     total, size, k = universe.size, int(size), int(k)
     if not np.all(universe == np.round(universe)):
         return None
     if universe[0] == universe[-1]:
         return 0.0  # every variance is exactly 0, in numpy too (the mean of equal whole numbers is exact)
-    centre = float(np.round(universe[-1] / 2 + universe[0] / 2))
-    reach = float(max(np.abs(universe - centre).max(), 1.0))
+    centre, reach = _centre_and_reach(universe)
     if total * reach**2 > 2.0**62:
         return None
     shifted = (universe - centre).astype(np.int64)
-    s1 = np.concatenate([[0], np.cumsum(shifted)])
-    s2 = np.concatenate([[0], np.cumsum(shifted * shifted)])
+    s1, s2, _ = prefix_sums(shifted, exact=True)
     error = scoring_error(shifted, exact=True, smallest=1)
     scores = _Scores(s1, s2, k, round_up(error))
     families = [(size - k, size), (size, size + k)]
     if unbounded_count(total, size, k) <= SMALL_TABLE:
         scores.add(_every_candidate(total, size, k))
     else:
-        if 2 * (k + 1) * (total + k + 4) + sum((p + 1) * (p + 2) for p, _ in families) > UNBOUNDED_CANDIDATES:
+        if sum(_unpruned_count(total, part, k) for part, _ in families) > UNBOUNDED_CANDIDATES:
             return None
         for part, _ in families:
             for block in _side_a(total, part, k):

@@ -188,7 +188,9 @@ def _scored(pools: tuple[tuple[np.ndarray, np.ndarray, int], ...], n: int, spare
     return best_max, best_min
 
 
-def _prefix_sums(values: np.ndarray, exact: bool) -> tuple[np.ndarray, np.ndarray, int]:
+def prefix_sums(values: np.ndarray, exact: bool) -> tuple[np.ndarray, np.ndarray, int]:
+    """Prefix sums of ``values`` and of their squares, each with a leading 0, and the count: exact ``int64`` when
+    ``exact`` (whole values whose sums fit), else floating point."""
     if exact:
         whole = values.astype(np.int64)
         return (np.concatenate([[0], np.cumsum(whole)]), np.concatenate([[0], np.cumsum(whole * whole)]),
@@ -320,7 +322,7 @@ def local_spread(release: np.ndarray, universe: np.ndarray, k: int, relation: st
     shifted_x, shifted_s = release - centre, others - centre
     reach = float(max(np.abs(universe - centre).max(), 1.0))
     exact = whole and universe.size * reach**2 <= 2.0**62
-    pools = (_prefix_sums(shifted_x, exact), _prefix_sums(shifted_s, exact))
+    pools = (prefix_sums(shifted_x, exact), prefix_sums(shifted_s, exact))
     high, low = _scored(pools, n, spare_size, k, relation)
     own = (pools[0][1][n] / n - (pools[0][0][n] / n) ** 2) if not exact else (
         float(pools[0][1][n]) / n - (float(pools[0][0][n]) / n) ** 2)
