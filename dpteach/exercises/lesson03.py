@@ -1,0 +1,1 @@
+"""The exercises of notebook 03: the right answers and the mistakes each one must catch."""
