@@ -5,7 +5,8 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 NBVAL := --nbval --nbval-current-env --nbval-sanitize-with notebooks/sanitize.cfg
 
-.PHONY: figures test lint unit nbval lab clean tumult-check slides book test-browser bench lock test-latest
+.PHONY: figures test lint unit nbval lab clean tumult-check slides book test-browser bench lock test-latest \
+	student-notebooks grade
 
 LOCK := requirements.lock
 
@@ -50,6 +51,16 @@ nbval: $(STAMP)
 	$(BIN)/python -m pytest $(NBVAL) notebooks
 
 test: lint unit nbval
+
+# For instructors: student versions of the notebooks (folded solutions and outputs removed) in _build/student/,
+# and grading: every notebook under SUBMISSIONS run in a fresh kernel, a table of the checks' verdicts (a row per
+# notebook, a column per exercise), also written to SUBMISSIONS/grades.csv.
+student-notebooks: $(STAMP)
+	$(BIN)/python -m dpteach.exercises.notebooks student notebooks _build/student
+
+grade: $(STAMP)
+	@test -n "$(SUBMISSIONS)" || (echo "usage: make grade SUBMISSIONS=<folder of completed notebooks>" >&2; exit 2)
+	$(BIN)/python -m dpteach.exercises.notebooks grade $(SUBMISSIONS) --csv $(SUBMISSIONS)/grades.csv
 
 # As root (Docker, Codespaces) JupyterLab refuses to start without --allow-root. JupyterLab runs with the
 # course's own config folder: scripts/lab_setup.py writes there the Chinese web font (custom.css), the type sizes

@@ -53,17 +53,6 @@ def test_bounded_local_below_global_beyond_rounding() -> None:
     assert (pair["sensitivity local"] < pair["sensitivity global"] - 1e-9).sum() == 23
 
 
-def test_exercise_answers() -> None:
-    assert dpteach.local_sensitivity((3, 10, 11), U, "median", relation="bounded") == 7
-    assert dpteach.blog_bounded_local((3, 10, 11), U, "median") == 7
-    assert dpteach.local_sensitivity((1, 3, 10), U, "median", k=2, relation="symmetric") == 7
-    example = (1, 2, 4, 5, 6, 7)  # exercise 4's solution
-    assert dpteach.blog_bounded_local(example, DAYS, "median") == 1.5
-    assert dpteach.local_sensitivity(example, DAYS, "median", relation="bounded") == 1.0
-    scale = dpteach.global_sensitivity(DAYS, 6, "mean", relation="bounded") / 0.5  # exercise 5
-    assert scale == pytest.approx(19 / 6 / 0.5, rel=1e-12)
-
-
 def test_neighbour_table_cells_name_the_change() -> None:
     unbounded = dpteach.neighbour_table(U, 3, "median")
     header, text, _ = plotting._neighbour_cells(unbounded)

@@ -259,7 +259,7 @@ class Exercise:
 
     def judge(self, answer: object, language: Language = "en") -> Verdict:
         """Judge ``answer``: right, not yet (with a hint), invalid (with the reason) or unanswered."""
-        if unanswered(answer, len(self.parts)):
+        if unanswered(answer):
             return Verdict(self.key, "unanswered", say(MESSAGES["unanswered"], language))
         try:
             mine = self.read(answer, language)
@@ -291,15 +291,9 @@ class Exercise:
         return None
 
 
-def unanswered(answer: object, parts: int) -> bool:
-    """``None``; or a tuple or list of answers with ``None`` left in it (any, for several parts; all, for one
-    part whose answer is a tuple of the student's variables)."""
-    if answer is None:
-        return True
-    if not isinstance(answer, tuple | list) or not answer:
-        return False
-    left = [a is None for a in answer]
-    return any(left) if parts > 1 else all(left)
+def unanswered(answer: object) -> bool:
+    """``None``, or a tuple or list of the student's variables with ``None`` still in it."""
+    return answer is None or (isinstance(answer, tuple | list) and any(a is None for a in answer))
 
 
 EXERCISES: dict[str, Exercise] = {}

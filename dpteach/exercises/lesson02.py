@@ -1,1 +1,231 @@
-"""The exercises of notebook 02: the right answers and the mistakes each one must catch."""
+"""The exercises of notebook 02 (local sensitivity): the right answers and the mistakes each one must catch."""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from collections.abc import Callable, Sequence
+from functools import partial
+
+import numpy as np
+
+from dpteach.datasets import large_universe
+from dpteach.exercises.core import (
+    Example,
+    Exercise,
+    Function,
+    Invalid,
+    Language,
+    Mistake,
+    Number,
+    describe,
+    read_number,
+    register,
+)
+from dpteach.queries import evaluate
+from dpteach.sensitivity import blog_bounded_local, global_sensitivity, local_sensitivity
+
+Query = Callable[[tuple], float]
+
+TABLE_UNIVERSE = (1, 2, 3, 10, 11)  # the blog's hand-worked median table: releases of three
+
+
+def absence_days() -> tuple[float, ...]:
+    return tuple(float(v) for v in large_universe()["absence_days"])
+
+
+def school_years() -> tuple[float, ...]:
+    return tuple(float(v) for v in large_universe()["school_year"])
+
+
+# --- Exercise 1: one row of the median table -----------------------------------------------------------------------
+
+ROW = (3, 10, 11)
+
+
+def row_local(relation: str) -> float:
+    return local_sensitivity(ROW, TABLE_UNIVERSE, "median", relation=relation)
+
+
+# --- Exercise 2: a group of two, where the blog's exactly-k value falls short ---------------------------------------
+
+GROUP_RELEASE, GROUP_QUERY, GROUP_K = (1, 2, 3), "var", 2
+
+
+def group_local(relation: str, k: int = GROUP_K) -> float:
+    return local_sensitivity(GROUP_RELEASE, TABLE_UNIVERSE, GROUP_QUERY, k=k, relation=relation)
+
+
+def largest_neighbour_value() -> float:
+    """The variance of the group neighbour that moves it most, not the move itself (a slip the hint names)."""
+    start = evaluate(GROUP_QUERY, GROUP_RELEASE)
+    return start + group_local("symmetric")
+
+
+# --- Exercise 3: bounded_local(f, x, universe, k) from scratch --------------------------------------------------------
+
+# Each small case is chosen so that one of the declared mistakes goes wrong on it (see the mistakes below).
+SMALL_CASES: tuple[tuple[str, tuple[float, ...], tuple[float, ...], int], ...] = (
+    ("sum", (5, 3, 0, 0), (3, 3, 0, 0, 5), 1),    # duplicates: a refill may use a value the core already holds
+    ("sum", (3, 5, 7), (0, 3, 5, 7, 10), 2),      # the largest k: one record replaced beats two
+    ("median", (1, 3, 10), TABLE_UNIVERSE, 1),   # the table row where the blog's function says 8
+    ("mean", (2, 2, 7), (2, 2, 2, 7, 7), 2),      # duplicates at both extremes
+)
+YEARS_QUERIES = ("mean", "median", "sum", "var", "percentile_90")
+
+
+def bounded_local_cases() -> list[tuple[Query, tuple[float, ...], tuple[float, ...], int]]:
+    """The first six school years (duplicates) at k = 1 and 2, then small adversarial multisets."""
+    years = school_years()
+    cases = [(partial(evaluate, q), years[:6], years, k) for k in (1, 2) for q in YEARS_QUERIES]
+    cases += [(partial(evaluate, q), tuple(map(float, x)), tuple(map(float, u)), k) for q, x, u, k in SMALL_CASES]
+    return cases
+
+
+def show_bounded_case(case: tuple) -> str:
+    f, x, universe, k = case
+    ints = lambda values: tuple(int(v) for v in values)  # noqa: E731
+    return f"f = the {f.args[0]}, x = {ints(x)}, universe = {ints(universe)}, k = {k}"
+
+
+def bounded_local_truth(f: Query, x: Sequence[float], universe: Sequence[float], k: int) -> float:
+    return local_sensitivity(x, universe, f.args[0], k=k, relation="bounded", method="naive")  # type: ignore[attr-defined]
+
+
+def _largest_move(f: Query, x: tuple, neighbours: list[tuple]) -> float:
+    return max((abs(f(x) - f(y)) for y in neighbours), default=0.0)
+
+
+def _refilled(x: tuple, k: int, refills: Callable[[tuple], list]) -> list[tuple]:
+    """Every core of n - k records of x, refilled with every choice of k of ``refills(core)``."""
+    return [kept + added for kept in itertools.combinations(x, len(x) - k)
+            for added in itertools.combinations(refills(kept), k)]
+
+
+def mistake_not_in_kept(f: Query, x: tuple, universe: Sequence[float], k: int) -> float:
+    """Refills only with values the core does not hold at all (`v not in kept`), not with what U still holds."""
+    return _largest_move(f, x, _refilled(x, k, lambda kept: [v for v in universe if v not in kept]))
+
+
+def mistake_refill_from_u_minus_x(f: Query, x: tuple, universe: Sequence[float], k: int) -> float:
+    """Refills every core from U − x, never with a record just removed: only exactly k changes are formed."""
+    left = sorted((Counter(universe) - Counter(x)).elements())
+    return _largest_move(f, x, _refilled(x, k, lambda kept: left))
+
+
+def mistake_blog_groups(f: Query, x: tuple, universe: Sequence[float], k: int) -> float:
+    """The blog's function: the largest gap between two refills of one core, neither of them x."""
+    best = 0.0
+    for kept in itertools.combinations(x, len(x) - k):
+        left = sorted((Counter(universe) - Counter(kept)).elements())
+        values = [f(kept + added) for added in itertools.combinations(left, k)]
+        best = max(best, max(values) - min(values))
+    return best
+
+
+# --- Exercise 4: a release on which the blog's function overstates --------------------------------------------------
+
+RELEASE_SIZE = 6
+FIGURE_RELEASE = (1, 2, 3, 4, 5, 6)       # the first six students: the blog's function is right there
+UNBOUNDED_ONLY = (1, 2, 3, 4, 6, 7)       # above the unbounded local sensitivity, equal to the bounded one
+
+
+def read_release(answer: object, language: Language) -> tuple[float, ...]:
+    """Six absence-day values that the large universe holds (with multiplicity), sorted."""
+    if isinstance(answer, str | bytes) or not isinstance(answer, Sequence | np.ndarray):
+        raise Invalid({"en": f"my_release must be a tuple of six absence-day values, got {describe(answer)}",
+                       "zh": f"my_release 应当是六个缺勤天数组成的元组，得到的是 {describe(answer)}"}[language])
+    values = tuple(sorted(read_number(v, language) for v in answer))
+    if len(values) != RELEASE_SIZE:
+        raise Invalid({"en": f"my_release must hold six values (a release of six students), it holds {len(values)}",
+                       "zh": f"my_release 应当有六个值（六名学生的发布），它有 {len(values)} 个"}[language])
+    outside = Counter(values) - Counter(absence_days())
+    if outside:
+        shown = sorted(int(v) if v.is_integer() else v for v in outside.elements())
+        raise Invalid({"en": f"the universe's absence days do not hold {shown} (that many times)",
+                       "zh": f"全集的缺勤天数里没有（这么多个）{shown}"}[language])
+    return values
+
+
+def blog_overstates(release: object, language: Language) -> str | None:
+    release = tuple(release)  # type: ignore[arg-type]
+    days = absence_days()
+    blog = blog_bounded_local(release, days, "median")
+    if blog > local_sensitivity(release, days, "median", relation="bounded"):
+        return None
+    if blog > local_sensitivity(release, days, "median", relation="unbounded"):
+        return {"en": "the blog's value exceeds the unbounded local sensitivity here, not the bounded one",
+                "zh": "这里博客的值超过的是无界局部敏感度，而不是有界的"}[language]
+    return {"en": "on this release the blog's function gives the true bounded local sensitivity",
+            "zh": "在这个发布上，博客的函数给出的正是真正的有界局部敏感度"}[language]
+
+
+# --- Exercise 5: the noise scale of a bounded mean -------------------------------------------------------------------
+
+SCALE_RELEASE = slice(2, 8)  # the third to the eighth student
+SCALE_EPSILON = 0.5
+
+
+def mean_sensitivity(kind: str) -> float:
+    """The bounded local (of the release) or global sensitivity of the mean of absence days."""
+    days = absence_days()
+    if kind == "local":
+        return local_sensitivity(days[SCALE_RELEASE], days, "mean", relation="bounded")
+    return global_sensitivity(days, len(days[SCALE_RELEASE]), "mean", relation="bounded")
+
+
+register(
+    Exercise(
+        "02.1", "one row of the median table",
+        (Number(lambda: row_local("bounded")),
+         Number(lambda: blog_bounded_local(ROW, TABLE_UNIVERSE, "median"))),
+        (Mistake((row_local("unbounded"), blog_bounded_local(ROW, TABLE_UNIVERSE, "median")),
+                 "the first number is the unbounded local sensitivity; the exercise asks for the bounded one"),
+         Mistake((row_local("bounded"), global_sensitivity(TABLE_UNIVERSE, 3, "median", relation="bounded")),
+                 "the blog's function overstates on four rows of the table: check whether this row is one of them"),
+         Mistake((global_sensitivity(TABLE_UNIVERSE, 3, "median", relation="bounded"),) * 2,
+                 "that is the bounded global sensitivity, the worst row; this row's neighbours move less")),
+    ),
+    Exercise(
+        "02.2", "a group of two",
+        (Number(lambda: group_local("symmetric")),),
+        (Mistake(group_local("unbounded"),
+                 "that is the blog's exactly-k value (two added or two removed): a group of two may also remove "
+                 "one record and add another, or change only one"),
+         Mistake(group_local("symmetric", k=1), "that protects one person; the group has two"),
+         Mistake(largest_neighbour_value(),
+                 "that is the variance of a neighbour; the local sensitivity is how far it moves from x's")),
+    ),
+    Exercise(
+        "02.3", "bounded_local from scratch",
+        (Function(bounded_local_cases, bounded_local_truth, show=show_bounded_case),),
+        (Mistake(mistake_not_in_kept,
+                 "a refill may use any value the universe still holds beyond the records kept, even one the core "
+                 "already holds (a multiset difference U − kept, not `v not in kept`)"),
+         Mistake(mistake_refill_from_u_minus_x,
+                 "refill each core from U − kept, not from U − x: a removed record may come back, so neighbours "
+                 "with fewer than k changes are formed too"),
+         Mistake(mistake_blog_groups,
+                 "that is the blog's function: it compares the refills with each other, not with x")),
+    ),
+    Exercise(
+        "02.4", "a release on which the blog's function overstates",
+        (Example(read_release, blog_overstates),),
+        (Mistake(FIGURE_RELEASE,
+                 "that is the release of the blog's figures, where its function gives the true local sensitivity"),
+         Mistake(UNBOUNDED_ONLY,
+                 "the blog's value exceeds the unbounded local sensitivity here (the default relation of "
+                 "local_sensitivity), but its function is about bounded DP: compare with relation=\"bounded\"")),
+    ),
+    Exercise(
+        "02.5", "the noise scale of a bounded mean",
+        (Number(lambda: mean_sensitivity("global") / SCALE_EPSILON),),
+        (Mistake(mean_sensitivity("local") / SCALE_EPSILON,
+                 "that is the local sensitivity over ε: the noise scale itself would depend on the data"),
+         Mistake(mean_sensitivity("global"), "that is the sensitivity; the Laplace scale divides it by ε"),
+         Mistake(mean_sensitivity("local"),
+                 "that is the local sensitivity, and not divided by ε"),
+         Mistake(mean_sensitivity("global") * SCALE_EPSILON,
+                 "the scale divides the sensitivity by ε = 0.5, it does not multiply it")),
+    ),
+)

@@ -33,7 +33,7 @@ import nbformat
 import pandas as pd
 from jupyter_client.manager import KernelManager
 from nbclient import NotebookClient
-from nbclient.exceptions import CellExecutionError
+from nbclient.exceptions import CellExecutionError, CellTimeoutError
 
 CHECK_LINE = re.compile(r'^check\("(\d\d\.\d+)"', re.MULTILINE)
 SOLUTION_SUMMARIES = ("Solution", "答案")
@@ -98,6 +98,8 @@ class Kernel:
             self.client.execute_cell(cell, 0)
         except CellExecutionError as error:
             return _stdout(cell), f"{error.ename}: {error.evalue}"
+        except CellTimeoutError:
+            return _stdout(cell), f"the cell ran longer than {self.client.timeout} s and was interrupted"
         return _stdout(cell), None
 
     def recorded(self) -> dict[str, str]:
@@ -118,25 +120,24 @@ def kernel(notebook: Path, images_dir: Path, timeout: int = 600) -> Iterator[Ker
     nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell()])  # the slot each run's cell takes
     with tempfile.TemporaryDirectory() as sockets:
         manager = KernelManager(kernel_name="python3", transport="ipc", ip=str(Path(sockets) / "kernel"))
-        client = NotebookClient(nb, km=manager, timeout=timeout, allow_errors=False,
+        client = NotebookClient(nb, km=manager, timeout=timeout, allow_errors=False, interrupt_on_timeout=True,
                                 resources={"metadata": {"path": str(notebook.parent)}})
         env = {**os.environ, "DPTEACH_IMAGES_DIR": str(images_dir)}
-        try:
-            with client.setup_kernel(env=env):
-                yield Kernel(client)
-        finally:
-            if manager.has_kernel:
-                manager.shutdown_kernel(now=True)
+        # cleanup_kc: nbclient stops its channels and the kernel on the way out, as when it owns the manager
+        with client.setup_kernel(env=env, cleanup_kc=True):
+            yield Kernel(client)
 
 
 def grade_notebook(path: Path, timeout: int = 600) -> dict[str, str]:
-    """Run a completed notebook top to bottom (going on after errors) and return each check's status."""
+    """Run a completed notebook top to bottom (going on after errors) and return each check's status; a check
+    cell that never gave a verdict (it failed before its check, or the check line was removed) is "not run"."""
     nb = nbformat.read(path, as_version=4)
     with tempfile.TemporaryDirectory() as images, kernel(path, Path(images), timeout) as live:
         for cell in nb.cells:
             if cell.cell_type == "code":
                 live.run("".join(cell.source))
-        return live.recorded()
+        recorded = live.recorded()
+    return {**{c.key: "not run" for c in check_cells(nb)}, **recorded}
 
 
 def grade_folder(folder: Path, timeout: int = 600) -> pd.DataFrame:
