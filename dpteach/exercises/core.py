@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 import numbers
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
@@ -47,6 +48,13 @@ MESSAGES: dict[str, dict[str, str]] = {
     "wrong on": {"en": "on the input {case} your function returns {got}, which is not right",
                  "zh": "在输入 {case} 上你的函数返回 {got}，这不对"},
     "count": {"en": "expected {count} answers, got {got}", "zh": "应当有 {count} 个答案，得到的是 {got}"},
+    "values": {"en": "{name} must be a tuple or list of numbers, got {got}",
+               "zh": "{name} 应当是由数组成的元组或列表，得到的是 {got}"},
+    "size": {"en": "{name} must hold {size} values, it holds {got}", "zh": "{name} 应当有 {size} 个值，它有 {got} 个"},
+    "empty": {"en": "{name} is empty: a dataset holds at least one record",
+              "zh": "{name} 是空的：数据集至少有一条记录"},
+    "outside": {"en": "the universe does not hold {values} (that many times)",
+                "zh": "全集里没有（这么多个）{values}"},
 }
 
 
@@ -117,6 +125,37 @@ def read_number(answer: object, language: Language) -> float:
     if not math.isfinite(value):
         raise Invalid(say(MESSAGES["finite"], language, got=describe(answer)))
     return value
+
+
+def read_values(answer: object, name: str, language: Language) -> tuple[float, ...]:
+    """A sequence of real numbers named ``name`` (the student's variable), sorted: a multiset, else
+    :class:`Invalid`."""
+    if isinstance(answer, str | bytes) or not isinstance(answer, Sequence | np.ndarray):
+        raise Invalid(say(MESSAGES["values"], language, name=name, got=describe(answer)))
+    try:
+        return tuple(sorted(read_number(v, language) for v in answer))
+    except Invalid as reason:
+        raise Invalid(f"{name}: {reason}") from None
+
+
+def whole(values: Sequence[float]) -> list[float | int]:
+    """Values for a message, whole numbers without their ``.0``."""
+    return [int(v) if float(v).is_integer() else v for v in values]
+
+
+def read_sub_multiset(answer: object, name: str, universe: Sequence[float], language: Language,
+                      size: int | None = None) -> tuple[float, ...]:
+    """A dataset the ``universe`` holds (with multiplicity), of ``size`` records when given, at least one
+    otherwise, sorted; else :class:`Invalid` saying what is wrong."""
+    values = read_values(answer, name, language)
+    if size is not None and len(values) != size:
+        raise Invalid(say(MESSAGES["size"], language, name=name, size=size, got=len(values)))
+    if not values:
+        raise Invalid(say(MESSAGES["empty"], language, name=name))
+    outside = Counter(values) - Counter(float(v) for v in universe)
+    if outside:
+        raise Invalid(say(MESSAGES["outside"], language, values=whole(sorted(outside.elements()))))
+    return values
 
 
 @dataclass(frozen=True)

@@ -15,12 +15,10 @@ from dpteach.exercises.core import (
     Example,
     Exercise,
     Function,
-    Invalid,
     Language,
     Mistake,
     Number,
-    describe,
-    read_number,
+    read_sub_multiset,
     register,
 )
 from dpteach.queries import evaluate
@@ -104,19 +102,8 @@ GROUP = 4
 
 
 def read_days_dataset(answer: object, language: Language) -> tuple[float, ...]:
-    """A non-empty sequence of absence-day values that the universe holds (with multiplicity), sorted."""
-    if isinstance(answer, str | bytes) or not isinstance(answer, Sequence | np.ndarray):
-        raise Invalid({"en": f"y_mine must be a tuple of absence-day values, got {describe(answer)}",
-                       "zh": f"y_mine 应当是缺勤天数组成的元组，得到的是 {describe(answer)}"}[language])
-    values = tuple(sorted(read_number(v, language) for v in answer))
-    if not values:
-        raise Invalid({"en": "y_mine is empty: a dataset holds at least one record",
-                       "zh": "y_mine 是空的：数据集至少有一条记录"}[language])
-    outside = Counter(values) - Counter(float(v) for v in absence_days())
-    if outside:
-        raise Invalid({"en": f"the universe does not hold {sorted(outside.elements())} (that many times)",
-                       "zh": f"全集里没有（这么多个）{sorted(outside.elements())}"}[language])
-    return values
+    """A dataset of absence-day values that the universe holds (with multiplicity), sorted."""
+    return read_sub_multiset(answer, "y_mine", absence_days(), language)
 
 
 def group_distance(x: Sequence[float], y: Sequence[float]) -> int:

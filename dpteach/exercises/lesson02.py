@@ -7,19 +7,15 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from functools import partial
 
-import numpy as np
-
 from dpteach.datasets import large_universe
 from dpteach.exercises.core import (
     Example,
     Exercise,
     Function,
-    Invalid,
     Language,
     Mistake,
     Number,
-    describe,
-    read_number,
+    read_sub_multiset,
     register,
 )
 from dpteach.queries import evaluate
@@ -132,19 +128,7 @@ UNBOUNDED_ONLY = (1, 2, 3, 4, 6, 7)       # above the unbounded local sensitivit
 
 def read_release(answer: object, language: Language) -> tuple[float, ...]:
     """Six absence-day values that the large universe holds (with multiplicity), sorted."""
-    if isinstance(answer, str | bytes) or not isinstance(answer, Sequence | np.ndarray):
-        raise Invalid({"en": f"my_release must be a tuple of six absence-day values, got {describe(answer)}",
-                       "zh": f"my_release 应当是六个缺勤天数组成的元组，得到的是 {describe(answer)}"}[language])
-    values = tuple(sorted(read_number(v, language) for v in answer))
-    if len(values) != RELEASE_SIZE:
-        raise Invalid({"en": f"my_release must hold six values (a release of six students), it holds {len(values)}",
-                       "zh": f"my_release 应当有六个值（六名学生的发布），它有 {len(values)} 个"}[language])
-    outside = Counter(values) - Counter(absence_days())
-    if outside:
-        shown = sorted(int(v) if v.is_integer() else v for v in outside.elements())
-        raise Invalid({"en": f"the universe's absence days do not hold {shown} (that many times)",
-                       "zh": f"全集的缺勤天数里没有（这么多个）{shown}"}[language])
-    return values
+    return read_sub_multiset(answer, "my_release", absence_days(), language, size=RELEASE_SIZE)
 
 
 def blog_overstates(release: object, language: Language) -> str | None:

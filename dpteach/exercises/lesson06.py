@@ -18,7 +18,7 @@ from dpteach.exercises.core import (
     Mistake,
     Number,
     describe,
-    read_number,
+    read_values,
     register,
 )
 from dpteach.queries import as_dataset
@@ -117,24 +117,14 @@ class VarianceRelease:
     best_candidate: float
 
 
-def _read_values(values: object, name: str, language: Language) -> tuple[float, ...]:
-    if isinstance(values, str | bytes) or not isinstance(values, Sequence | np.ndarray):
-        raise Invalid({"en": f"{name} must be a list of numbers, got {describe(values)}",
-                       "zh": f"{name} 应当是一个数的列表，得到的是 {describe(values)}"}[language])
-    try:
-        return tuple(sorted(read_number(v, language) for v in values))
-    except Invalid as reason:
-        raise Invalid(f"{name}: {reason}") from None
-
-
 def read_variance_release(answer: object, language: Language) -> VarianceRelease:
     """The pair (x_4, universe_4): lists of numbers, x_4 of at least two records and a sub-multiset of
     universe_4, which holds at least one value more (so one record can be removed and one added)."""
     if not isinstance(answer, tuple | list) or len(answer) != 2:
         raise Invalid({"en": f"expected the pair (x_4, universe_4), got {describe(answer)}",
                        "zh": f"应当是一对 (x_4, universe_4)，得到的是 {describe(answer)}"}[language])
-    x = _read_values(answer[0], "x_4", language)
-    universe = _read_values(answer[1], "universe_4", language)
+    x = read_values(answer[0], "x_4", language)
+    universe = read_values(answer[1], "universe_4", language)
     if len(x) < 2:
         raise Invalid({"en": f"x_4 needs at least 2 records, so that removing one leaves a dataset; it has {len(x)}",
                        "zh": f"x_4 至少要有 2 条记录，删去一条后才仍是数据集；它有 {len(x)} 条"}[language])
