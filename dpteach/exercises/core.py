@@ -118,7 +118,10 @@ class Part:
 
 
 def read_number(answer: object, language: Language) -> float:
-    """A real, finite number (Python or numpy; ``bool`` is not a number here) as a float, else :class:`Invalid`."""
+    """A real, finite number (Python or numpy, a 0-d array included; ``bool`` is not a number here) as a float,
+    else :class:`Invalid`."""
+    if isinstance(answer, np.ndarray) and answer.ndim == 0:
+        answer = answer.item()
     if isinstance(answer, bool | np.bool_) or not isinstance(answer, numbers.Real):
         raise Invalid(say(MESSAGES["number"], language, got=describe(answer)))
     value = float(answer)
@@ -160,21 +163,22 @@ def read_sub_multiset(answer: object, name: str, universe: Sequence[float], lang
 
 @dataclass(frozen=True)
 class Number(Part):
-    """A number compared with ``expected()`` within ``rtol``, or to ``decimals`` decimal places when given
-    (half a unit of the last place, so a correctly rounded answer passes)."""
+    """A number compared with ``expected()``: the course accepts an answer given exactly or rounded to
+    ``decimals`` places (half a unit of the last place, so a correctly rounded answer passes; the course's
+    numeric answers are all whole or at least 0.1). ``decimals=None`` asks for ``rtol`` instead."""
 
     expected: Callable[[], float]
+    decimals: int | None = 2
     rtol: float = 1e-9
-    decimals: int | None = None
 
     def read(self, answer: object, language: Language) -> float:
         return read_number(answer, language)
 
     def same(self, mine: object, other: object) -> bool:
         a, b = float(mine), float(other)  # type: ignore[arg-type]
-        if self.decimals is not None:
-            return abs(a - b) <= 0.5 * 10.0**-self.decimals + 1e-12 * max(1.0, abs(b))
-        return math.isclose(a, b, rel_tol=self.rtol, abs_tol=1e-12)
+        if math.isclose(a, b, rel_tol=self.rtol, abs_tol=1e-12):
+            return True
+        return self.decimals is not None and abs(a - b) <= 0.5 * 10.0**-self.decimals + 1e-12 * max(1.0, abs(b))
 
     def truth(self) -> float:
         return float(self.expected())
@@ -303,7 +307,8 @@ class Exercise:
         try:
             mine = self.read(answer, language)
         except Invalid as reason:
-            return Verdict(self.key, "invalid", f"{say(MESSAGES['invalid'], language)}: {reason}")
+            colon = "：" if language == "zh" else ": "
+            return Verdict(self.key, "invalid", f"{say(MESSAGES['invalid'], language)}{colon}{reason}")
         results = [part.judge(value, language) for part, value in zip(self.parts, mine, strict=True)]
         if all(ok for ok, _ in results):
             return Verdict(self.key, "right", say(MESSAGES["right"], language))

@@ -178,7 +178,8 @@ register(
          Mistake(family_sensitivity("symmetric", k=1) / FAMILY_EPSILON,
                  "that protects one student; the family has four"),
          Mistake(GROUP * family_sensitivity("symmetric", k=1) / FAMILY_EPSILON,
-                 "that is k·Δ₁/ε: safe by group privacy, but larger than the sensitivity at distance 4 needs"),
+                 "that is 4 × the one-student sensitivity of releases of six, over ε: a family's changes pass through "
+                 "smaller datasets, so this is not the sensitivity at group distance 4 (here it is merely larger)"),
          Mistake(family_sensitivity("symmetric"), "that is the sensitivity; the scale divides it by ε")),
     ),
     Exercise(

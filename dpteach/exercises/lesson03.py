@@ -220,10 +220,11 @@ register(
     ),
     Exercise(
         "03.5", "the price of pure epsilon",
-        (Number(lambda: pure_multiplier(FIVE["x'"], smooth.heavy_tail_beta(PURE_EPSILON)), decimals=2),),
+        (Number(lambda: pure_multiplier(FIVE["x'"], smooth.heavy_tail_beta(PURE_EPSILON))),),
         (Mistake(pure_smooth(FIVE["x'"], smooth.heavy_tail_beta(PURE_EPSILON)),
-                 {"en": "that is S itself (here also Laplace's 2S/ε); the heavy-tailed noise uses 10S/ε",
-                  "zh": "那是 S 本身（这里也等于拉普拉斯的 2S/ε）；重尾噪声用的是 10S/ε"}),
+                 {"en": "that is S itself (with ε = 2, numerically also 2S/ε for this S); the heavy-tailed noise uses "
+                        "10S/ε",
+                  "zh": "那是 S 本身（ε = 2 时，数值上也等于这个 S 的 2S/ε）；重尾噪声用的是 10S/ε"}),
          Mistake(10 * pure_smooth(FIVE["x'"], smooth.heavy_tail_beta(PURE_EPSILON)),
                  {"en": "that is 10S: divide by ε = 2",
                   "zh": "那是 10S：还要除以 ε = 2"}),

@@ -98,6 +98,11 @@ def mistake_floor(n_records: int, n_chunks: int) -> float:
     return float(n_records // math.ceil(n_records / n_chunks))
 
 
+def mistake_unsorted(n_records: int, n_chunks: int) -> float:
+    """Gives the loss of data left in their order, where a replaced record lands in one chunk only."""
+    return 1.0
+
+
 def mistake_one_chunk_kept(n_records: int, n_chunks: int) -> float:
     """Reads the loss our pair reached (its last chunk is the same on both sides) as the worst case."""
     return float(contiguous_layout(n_records, n_chunks)[1] - 1)
@@ -106,7 +111,7 @@ def mistake_one_chunk_kept(n_records: int, n_chunks: int) -> float:
 register(
     Exercise(
         "05.1", "ε̂ at 2,000 runs",
-        (Number(lambda: book_ptr_audit(FEW_RUNS).epsilon_lower, decimals=2),),
+        (Number(lambda: book_ptr_audit(FEW_RUNS).epsilon_lower),),
         (Mistake(book_ptr_audit(50_000).epsilon_lower,
                  "that is ε̂ from 50,000 runs per dataset, the table's; rerun the audit with 2,000"),
          Mistake(2 * book_ptr_at_claimed_epsilon().epsilon,
@@ -118,8 +123,8 @@ register(
     ),
     Exercise(
         "05.2", "enough chunks",
-        (Number(lambda: chunks_audit(6), decimals=2), Number(lambda: chunks_audit(8), decimals=2),
-         Number(lambda: book_loss(8), decimals=2)),
+        (Number(lambda: chunks_audit(6)), Number(lambda: chunks_audit(8)),
+         Number(lambda: book_loss(8))),
         (Mistake(chunks_answer(1.0),
                  "with K = 8 not every chunk of the slicing exists: count the chunks that form, not K"),
          Mistake(chunks_answer(1 / book_loss(8)),
@@ -137,7 +142,10 @@ register(
     Exercise(
         "05.3", "sorted_loss from scratch",
         (Function(sorted_cases, sorted_loss_truth, show=show_sorted_case),),
-        (Mistake(mistake_k, "K chunks do not always form: count the slices of ⌈n/K⌉ records that n records fill"),
+        (Mistake(mistake_unsorted,
+                 "1 is the loss when the data keep their order and a replaced record changes one chunk; sorted "
+                 "first, one replacement can shift a record into every chunk"),
+         Mistake(mistake_k, "K chunks do not always form: count the slices of ⌈n/K⌉ records that n records fill"),
          Mistake(mistake_chunk_size, "that is the size of each chunk; the loss counts the chunks"),
          Mistake(mistake_floor, "the last chunk may be shorter than the others, but it is a chunk: it has an "
                                 "answer that can move too"),

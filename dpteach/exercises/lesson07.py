@@ -22,7 +22,6 @@ from dpteach.queries import evaluate
 
 TABLE_UNIVERSE = (1, 2, 3, 10, 11)  # notebook 02's median table: releases of three
 X = (1, 2, 3)
-DECIMALS = 2  # the exercises ask for answers to 2 decimals
 
 
 def curve(release: Sequence[float], query: str = "median", relation: str = "bounded") -> list[float]:
@@ -178,7 +177,7 @@ def with_function(neighbours: Neighbours) -> tuple[Neighbours, float, float]:
 register(
     Exercise(
         "07.1", "S* of one row at two values of β",
-        tuple(Number(lambda b=b: row_smooth(b), decimals=DECIMALS) for b in BETAS),
+        tuple(Number(lambda b=b: row_smooth(b)) for b in BETAS),
         (Mistake(tuple(smooth_from(curve(ROW), b, start=1) for b in BETAS),
                  "that starts the maximum at k = 1 (the book chapter's Definition 19): the k = 0 term, LS(x), "
                  "belongs to it, so S* is never below LS"),
@@ -189,7 +188,7 @@ register(
     ),
     Exercise(
         "07.2", "the β above which S* is LS",
-        (Number(lambda: threshold(curve(X)), decimals=DECIMALS),),
+        (Number(lambda: threshold(curve(X))),),
         (Mistake(threshold(curve(X), terms=[2]),
                  "that makes the k = 2 term equal to LS(x); another term stays above it longer"),
          Mistake(math.log10(curve(X)[1] / curve(X)[0]),
@@ -198,7 +197,7 @@ register(
     ),
     Exercise(
         "07.3", "the heavy-tail multiplier for pure ε-DP",
-        (Number(lambda: multiplier(smooth.heavy_tail_beta(PURE_EPSILON)), decimals=DECIMALS),),
+        (Number(lambda: multiplier(smooth.heavy_tail_beta(PURE_EPSILON))),),
         (Mistake(multiplier(smooth.laplace_beta(PURE_EPSILON, NOTEBOOK_DELTA)),
                  "that computes S* with the Laplace β = ε/(2 ln(2/δ)); the heavy-tailed noise for pure ε-DP "
                  "has its own β"),
@@ -211,8 +210,8 @@ register(
     Exercise(
         "07.4", "smooth sensitivity from scratch under add/remove",
         (Example(read_neighbours, neighbours_right),
-         Number(lambda: sym_truth()[0], decimals=DECIMALS),
-         Number(lambda: sym_truth()[1], decimals=DECIMALS)),
+         Number(lambda: sym_truth()[0]),
+         Number(lambda: sym_truth()[1])),
         (Mistake(sym_mistake(lambda values: values[0]),
                  "your S* is LS(x), the k = 0 term: at this β a dataset farther away demands more"),
          Mistake(sym_mistake(lambda values: smooth_from(values[:2], SYM_BETA)),
