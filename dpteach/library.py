@@ -227,7 +227,7 @@ def rounding_gaps(count: int, fractions: Iterable[float] = (0.25, 0.5, 0.625, 0.
     rows = []
     for fraction in fractions:
         x, x_prime = rounding_pair(fraction, count, big, dtype)
-        rows.append({"fraction of an ulp": fraction, "small value": float(x[0]),
+        rows.append({"fraction of u": fraction, "small value": float(x[0]),
                      "sum of x": sequential_sum(x, dtype), "sum of x'": sequential_sum(x_prime, dtype),
                      "gap": sum_gap(x, x_prime, dtype)})
     table = pd.DataFrame(rows)
