@@ -1,0 +1,130 @@
+"""The exercises of notebook 09 (sensitivity in a real library): the right answers and the mistakes each must catch."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from dpteach.exercises.core import Choice, Example, Exercise, Invalid, Language, Mistake, Number, read_number, register
+from dpteach.library import dpteach_value, opendp_bound, sum_gap
+
+# --- Exercise 1: OpenDP's distance in the course's words ------------------------------------------------------------
+
+SIZED_D_IN = 4  # .map(4) on datasets of a known size under SymmetricDistance
+RELATIONS = ("unbounded", "bounded", "symmetric")
+
+
+def changes_at(d_in: int) -> int:
+    """Records changed at symmetric distance ``d_in`` between two datasets of the same size (a change is one
+    removal plus one addition)."""
+    return d_in // 2
+
+
+# --- Exercise 2: predict OpenDP's bound for an integer sum ------------------------------------------------------------
+
+SUM_BOUNDS, SUM_D_IN = (-5, 2), 3
+
+
+def sum_bound() -> float:
+    """OpenDP's own answer, asked only when a check runs: building it switches on OpenDP's ``contrib`` feature,
+    and importing the exercises must not, so that the lesson can show OpenDP refusing without it. The mistakes
+    below are the formulas a student might use instead."""
+    return opendp_bound("integer sum", "add/remove", SUM_BOUNDS, 2, SUM_D_IN)
+
+
+def width(bounds: tuple[int, int]) -> int:
+    return bounds[1] - bounds[0]
+
+
+# --- Exercise 3: the resized mean against the exact one -------------------------------------------------------------
+
+MEAN_BOUNDS, MEAN_SIZE, MEAN_K = (0, 10), 5, 5
+
+
+def mean_pair() -> tuple[float, float]:
+    """(OpenDP's bound, dpteach's exact value) for the add/remove mean at distance ``MEAN_K``."""
+    return (opendp_bound("mean", "add/remove", MEAN_BOUNDS, MEAN_SIZE, MEAN_K),
+            dpteach_value("mean", "add/remove", MEAN_BOUNDS, MEAN_SIZE, MEAN_K))
+
+
+def resized_formula(k: int) -> float:
+    """k(U - L)/n: OpenDP's map for the resized mean (what a student may take for both numbers)."""
+    return k * width(MEAN_BOUNDS) / MEAN_SIZE
+
+
+def kept_formula() -> float:
+    """(n - 1)(U - L)/n: at most n - 1 records of a release can leave."""
+    return (MEAN_SIZE - 1) * width(MEAN_BOUNDS) / MEAN_SIZE
+
+
+# --- Exercise 4: a small value whose running float32 sum breaks the ideal bound --------------------------------------
+
+SMALL_COUNT = 1000  # x holds this many copies of the small value; x' adds the record 1.0 in front
+IDEAL_BOUND = 1.0   # bounds [0, 1] under add/remove: max(|L|, |U|)
+
+
+def read_small(answer: object, language: Language) -> float:
+    """A number in (0, 1], the bounds of the data, as the float32 the sum will use."""
+    value = read_number(answer, language)
+    if not 0 < value <= 1:
+        raise Invalid({"en": f"small must lie in the bounds (0, 1], got {value!r}",
+                       "zh": f"small 应当在界 (0, 1] 之内，得到的是 {value!r}"}[language])
+    return float(np.float32(value))
+
+
+def small_pair(small: float) -> tuple[np.ndarray, np.ndarray]:
+    x = np.full(SMALL_COUNT, small, dtype=np.float32)
+    return x, np.concatenate([np.array([1.0], dtype=np.float32), x])
+
+
+def breaks_the_bound(small: object, language: Language) -> str | None:
+    gap = sum_gap(*small_pair(float(small)))  # type: ignore[arg-type]
+    if gap > IDEAL_BOUND:
+        return None
+    if gap == IDEAL_BOUND:
+        return {"en": "the computed sums differ by exactly the ideal bound here: no addition was rounded",
+                "zh": "这里两个计算出的和恰好相差理想界：没有哪次加法被舍入"}[language]
+    return {"en": "the computed gap is below the ideal bound: behind the 1.0 the small records round away",
+            "zh": "计算出的差低于理想界：在 1.0 之后，这些小记录被舍掉了"}[language]
+
+
+register(
+    Exercise(
+        "09.1", "OpenDP's distance in the course's words",
+        (Choice(RELATIONS, "bounded"), Number(lambda: changes_at(SIZED_D_IN))),
+        (Mistake(("symmetric", SIZED_D_IN),
+                 "with a known size no record can be only added or only removed: every neighbour is a change"),
+         Mistake(("bounded", SIZED_D_IN),
+                 "the relation is right; count how much SymmetricDistance charges for one changed record"),
+         Mistake(("unbounded", changes_at(SIZED_D_IN)),
+                 "dpteach's unbounded relation adds or removes records, which a dataset of known size cannot do")),
+    ),
+    Exercise(
+        "09.2", "OpenDP's bound for an integer sum",
+        (Number(sum_bound),),
+        (Mistake(SUM_D_IN * width(SUM_BOUNDS),
+                 "that is the bound for changed records (U - L each); here records are added or removed"),
+         Mistake(SUM_D_IN * max(SUM_BOUNDS),
+                 "an added or removed record may also be the lower bound: which end is farther from zero?"),
+         Mistake(max(abs(b) for b in SUM_BOUNDS), "that is one record; the distance asked for is larger")),
+    ),
+    Exercise(
+        "09.3", "the resized mean against the exact one",
+        (Number(lambda: mean_pair()[0]), Number(lambda: mean_pair()[1])),
+        (Mistake((resized_formula(MEAN_K), resized_formula(MEAN_K)),
+                 "the second number cannot keep growing: a neighbour of a release keeps at least one of its records"),
+         Mistake((kept_formula(), kept_formula()),
+                 "the first number is OpenDP's map, which grows with k: it does not know that a record is kept"),
+         Mistake((resized_formula(1), resized_formula(1)),
+                 "those are the values at k = 1; the question asks about k = n")),
+    ),
+    Exercise(
+        "09.4", "a float32 running sum above the ideal bound",
+        (Example(read_small, breaks_the_bound),),
+        (Mistake(2.0**-24,
+                 "exactly half a spacing is a tie, and a tie rounds to the even neighbour: the total stays put"),
+         Mistake(2.0**-23,
+                 "a whole spacing is added exactly, so nothing is rounded and the gap is the ideal bound"),
+         Mistake(2.0**-53,
+                 "that is half of float64's spacing at 1; the sum runs in float32, whose spacing is far larger")),
+    ),
+)

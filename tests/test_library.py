@@ -1,0 +1,121 @@
+"""The numbers behind notebook 09: OpenDP's bounds beside dpteach's exact values, and the float-sum counterexample."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from dpteach import library as lib
+
+BOUNDS, SIZE = (-3, 7), 4
+LOWER, UPPER = BOUNDS
+WIDEST = max(abs(LOWER), abs(UPPER))
+
+
+@pytest.mark.parametrize("k", [1, 2, 3])
+def test_integer_queries_agree_where_exact_arithmetic_says_they_must(k: int) -> None:
+    assert lib.opendp_bound("count", "add/remove", BOUNDS, SIZE, k) == lib.dpteach_value(
+        "count", "add/remove", BOUNDS, SIZE, k) == k
+    assert lib.opendp_bound("integer sum", "add/remove", BOUNDS, SIZE, k) == lib.dpteach_value(
+        "integer sum", "add/remove", BOUNDS, SIZE, k) == k * WIDEST
+    assert lib.opendp_bound("integer sum", "change-one", BOUNDS, SIZE, k) == lib.dpteach_value(
+        "integer sum", "change-one", BOUNDS, SIZE, k) == k * (UPPER - LOWER)
+
+
+@pytest.mark.parametrize("k", [1, 2, 3])
+def test_opendp_counts_a_change_as_two_where_the_sized_count_cannot_move(k: int) -> None:
+    assert lib.opendp_bound("count", "change-one", BOUNDS, SIZE, k) == 2 * k
+    assert lib.dpteach_value("count", "change-one", BOUNDS, SIZE, k) == 0
+
+
+def test_the_unsized_float_sum_pays_for_truncation_and_rounding() -> None:
+    opendp = lib.opendp_bound("float sum", "add/remove", BOUNDS, SIZE, 1)
+    assert opendp == lib.opendp_float_sum(lib.OPENDP_SIZE_LIMIT, BOUNDS, "Pairwise<f64>").map(1)
+    assert UPPER - LOWER < opendp < UPPER - LOWER + 1e-6
+    exact = lib.dpteach_value("float sum", "add/remove", BOUNDS, SIZE, 1)
+    assert WIDEST < exact < WIDEST + 1e-9  # dpteach's rounded-up value on fractional data, above the truth
+
+
+def test_dpteach_float_value_rounds_up_the_enumerated_one() -> None:
+    from dpteach import global_sensitivity
+
+    universe = lib.replicated_universe("float sum", BOUNDS, SIZE)
+    enumerated = global_sensitivity(universe, SIZE, "sum", relation="symmetric", method="enumerate")
+    assert enumerated == WIDEST
+    assert lib.dpteach_value("float sum", "add/remove", BOUNDS, SIZE, 1) >= enumerated
+
+
+@pytest.mark.parametrize("k", [1, 2, 3, 4, 5])
+def test_the_resized_mean_grows_with_k_the_exact_one_stops_at_n_minus_one(k: int) -> None:
+    opendp = lib.opendp_bound("mean", "add/remove", BOUNDS, SIZE, k)
+    assert math.isclose(opendp, k * (UPPER - LOWER) / SIZE, rel_tol=1e-13) and opendp >= k * (UPPER - LOWER) / SIZE
+    exact = lib.dpteach_value("mean", "add/remove", BOUNDS, SIZE, k)
+    assert math.isclose(exact, min(k, SIZE - 1) * (UPPER - LOWER) / SIZE, rel_tol=1e-12)
+
+
+def test_change_one_at_k_equal_n_is_undefined_in_dpteach() -> None:
+    assert math.isnan(lib.dpteach_value("mean", "change-one", BOUNDS, SIZE, SIZE))
+    table = lib.comparison_table(BOUNDS, SIZE, (1, 2))
+    assert len(table) == len(lib.QUERIES) * len(lib.NEIGHBOURS) * 2
+    assert (table["difference"] == table["opendp"] - table["dpteach"]).all()
+
+
+@pytest.mark.parametrize("fraction", [0.625, 0.75])
+def test_rounding_up_each_small_record_breaks_the_ideal_bound(fraction: float) -> None:
+    count = 2**20
+    x, x_prime = lib.rounding_pair(fraction, count)
+    unit = 2.0**-23  # float32's spacing at 1
+    assert lib.sequential_sum(x) == count * fraction * unit  # exact
+    assert lib.sum_gap(x, x_prime) == 1 + count * unit * (1 - fraction) > 1
+
+
+@pytest.mark.parametrize("fraction", [0.25, 0.5, 1.0])
+def test_no_violation_when_the_small_records_round_away_or_add_exactly(fraction: float) -> None:
+    x, x_prime = lib.rounding_pair(fraction, 1000)
+    assert lib.sum_gap(x, x_prime) <= 1
+
+
+def test_numpy_pairwise_sum_hides_what_the_running_total_shows() -> None:
+    x, x_prime = lib.rounding_pair(0.625, 2**20)
+    assert float(np.sum(x_prime)) - float(np.sum(x)) < lib.sum_gap(x, x_prime)
+
+
+@pytest.mark.parametrize("summation", ["Sequential<f32>", "Pairwise<f32>"])
+def test_opendp_float_sum_covers_the_gap_of_its_own_arithmetic(summation: str) -> None:
+    x, x_prime = lib.rounding_pair(0.625, 2**16)
+    transformation = lib.opendp_float_sum(x_prime.size, (0, 1), summation)
+    gap = abs(transformation(x_prime.tolist()) - transformation(x.tolist()))
+    assert gap <= transformation.map(1)
+    if summation.startswith("Sequential"):
+        assert gap == lib.sum_gap(x, x_prime) > 1
+
+
+def test_rounding_gaps_marks_the_violations() -> None:
+    table = lib.rounding_gaps(4096)
+    assert list(table["above the ideal bound"]) == [False, False, True, True, False]
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: lib.opendp_bound("median", "add/remove", BOUNDS, SIZE, 1),
+        lambda: lib.opendp_bound("count", "bounded", BOUNDS, SIZE, 1),
+        lambda: lib.opendp_bound("count", "add/remove", (7, -3), SIZE, 1),
+        lambda: lib.opendp_bound("count", "add/remove", (0.5, 3), SIZE, 1),
+        lambda: lib.opendp_bound("count", "add/remove", BOUNDS, 1, 1),
+        lambda: lib.opendp_bound("count", "add/remove", BOUNDS, SIZE, 0),
+        lambda: lib.rounding_pair(0.0, 10),
+        lambda: lib.rounding_pair(0.5, 0),
+        lambda: lib.sequential_sum(np.zeros((2, 2))),
+    ],
+)
+def test_bad_input_names_the_parameter(call) -> None:
+    with pytest.raises(ValueError):
+        call()
+
+
+def test_bounds_must_be_a_pair() -> None:
+    with pytest.raises(TypeError, match="bounds"):
+        lib.opendp_bound("count", "add/remove", [0, 1], SIZE, 1)
