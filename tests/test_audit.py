@@ -16,12 +16,15 @@ import pytest
 from dpteach import audit as audit_module
 from dpteach.audit import (
     CASES,
-    JUMP_PAIR,
     PTR_PAIRS,
+    SHIFT_PAIR,
     SORTED_PAIR,
+    SUM_PAIR,
     audit,
+    detection_threshold,
     kl_bounds,
     laplace_batch,
+    planted_leak_batch,
     ptr_batch,
     repeat,
     saa_batch,
@@ -29,7 +32,7 @@ from dpteach.audit import (
 )
 from dpteach.ptr import ptr_mean, ptr_mean_book
 from dpteach.saa import sample_and_aggregate
-from dpteach.smooth import smooth_median_release
+from dpteach.smooth import laplace_beta, smooth_median_release, smooth_sensitivity_median
 
 SEEDS = (0, 1, 2)
 
@@ -100,11 +103,23 @@ def _pass_probability(distance, threshold):
     return 0.5 * math.exp(-gap) if gap >= 0 else 1 - 0.5 * math.exp(gap)
 
 
-def test_the_local_sensitivities_behind_the_median_pairs():
+def test_the_sensitivities_behind_the_median_pairs():
     assert audit_module._TABLE_GS == 8
     table = [audit_module._median_ls_in_table_universe(np.array(x)) for x in ((1.0, 2.0, 3.0), (1.0, 2.0, 10.0))]
     assert table == [1, 8]
-    assert [audit_module._median_ls_on_bounds(np.array(x)) for x in (JUMP_PAIR.x, JUMP_PAIR.x_prime)] == [0, 50]
+    # The shift pair: medians 10 | 60, so the shift of 50 is in play; beta = eps/2 lets S jump by 1.6 > e^beta(correct)
+    x, x_prime = (np.array(d) for d in (SHIFT_PAIR.x, SHIFT_PAIR.x_prime))
+    assert [np.median(x), np.median(x_prime)] == [10, 60]
+    correct = [smooth_sensitivity_median(d, 0.0, 100.0, laplace_beta(1.0, 1e-3)) for d in (x, x_prime)]
+    assert correct[0] == pytest.approx(80) and correct[1] == pytest.approx(80 * math.exp(-laplace_beta(1.0, 1e-3)))
+    assert [smooth_sensitivity_median(d, 0.0, 100.0, 0.5) for d in (x, x_prime)] == pytest.approx([80, 50])
+
+
+def test_the_shift_pair_passes_the_smooth_median_and_fails_its_twin_with_beta_too_large():
+    correct = _result(_find(SHIFT_PAIR, "smooth-sensitivity median"))
+    twin = _result(_find(SHIFT_PAIR, "smooth median, β = ε/2"))
+    assert correct.passed and 0.2 < correct.epsilon_lower < 0.5  # the shift is seen: 50 / 160 = 0.31 of eps
+    assert not twin.passed and twin.epsilon_lower > 1.2
 
 
 def test_sorting_shifts_every_chunk_but_one_while_position_changes_one():
@@ -142,11 +157,11 @@ def test_the_batched_ptr_draws_like_the_one_shot_releases(data):
                               lambda d, rng: ptr_mean_book(d, 100.0, 1.0, 1.0, 0.01, rng), data)
 
 
-@pytest.mark.parametrize("data", [JUMP_PAIR.x, JUMP_PAIR.x_prime, (3.0, 97.0, 40.0, 41.0, 60.0, 12.0, 100.0)])
+@pytest.mark.parametrize("data", [SHIFT_PAIR.x, SHIFT_PAIR.x_prime, (3.0, 97.0, 40.0, 41.0, 60.0, 12.0, 100.0)])
 def test_the_batched_smooth_median_draws_like_the_one_shot_release(data):
     sampler = next(c.mechanism for c in CASES if c.name == "smooth-sensitivity median")
     _assert_same_distribution(sampler, lambda d, rng: smooth_median_release(d, 0.0, 100.0, 1.0, 1e-3, rng), data)
-    scale = audit_module._smooth_median_scale(1.0, 1e-3)(np.asarray(data))
+    scale = audit_module._smooth_median_scale(1.0, laplace_beta(1.0, 1e-3))(np.asarray(data))
     assert scale == smooth_median_release(data, 0.0, 100.0, 1.0, 1e-3, np.random.default_rng(0)).scale
 
 
@@ -267,3 +282,32 @@ def test_an_exact_off_grid_event_makes_the_audit_fail_textbook_laplace():
     assert not result.passed and result.worst_event == "off the 2^-47 grid" and result.q_hat == 0
     with pytest.raises(TypeError, match="extra_events"):
         audit(sampler, pair.x, pair.x_prime, 1.0, extra_events={"bad": 3})
+
+
+def test_the_detection_threshold_is_one_width_plus_e_eps_times_the_other():
+    width_p, width_q, threshold = detection_threshold(0.05, 1.0)
+    assert threshold == pytest.approx(width_p + math.e * width_q)
+    assert 0.016 < threshold < 0.018 and 0.005 < width_p < 0.007 and 0.0035 < width_q < 0.0045  # the docstring's
+    assert audit(planted_leak_batch(0.0), SUM_PAIR.x, SUM_PAIR.x_prime, 1.0).n_events == 120
+    with pytest.raises(ValueError, match="p must exceed delta"):
+        detection_threshold(0.01, 1.0, 0.02)
+
+
+def test_a_planted_leak_has_the_size_asked_for_on_its_tail():
+    cut = 100 * math.log(2 * 0.05)
+    rng = np.random.default_rng(0)
+    on_x = planted_leak_batch(0.03)(np.array(SUM_PAIR.x), 2_000_000, rng)
+    on_x_prime = planted_leak_batch(0.03)(np.array(SUM_PAIR.x_prime), 2_000_000, rng)
+    assert np.mean(on_x <= cut) == pytest.approx(0.08, abs=0.001)
+    assert np.mean(on_x_prime <= cut) == pytest.approx(0.05 / math.e, abs=0.001)
+    with pytest.raises(ValueError, match="violation must be at most"):
+        planted_leak_batch(0.5)
+
+
+def test_planted_leaks_below_the_threshold_hide_and_above_it_are_found():
+    """The derived threshold (0.017) against seeds 0-5: 0.015 is never seen, 0.030 always."""
+    def failures(size):
+        sampler = planted_leak_batch(size)
+        return sum(not audit(sampler, SUM_PAIR.x, SUM_PAIR.x_prime, 1.0, seed=seed).passed for seed in range(6))
+
+    assert [failures(size) for size in (0.0, 0.015, 0.03)] == [0, 0, 6]
