@@ -7,7 +7,9 @@ outputs of any two allowed inputs at distance at most ``d_in``. With an absolute
 global sensitivity at distance ``d_in``. The course's words map onto OpenDP's as follows:
 
 * ``SymmetricDistance`` counts added plus removed records, :math:`|x \\triangle x'|`: ``dpteach``'s
-  ``relation="symmetric"`` at :math:`k = d_{in}` (add/remove DP, groups of :math:`k`);
+  ``relation="symmetric"`` at :math:`k = d_{in}` (add/remove DP, groups of :math:`k`), with one difference:
+  ``dpteach``'s symmetric neighbours share at least one record, while ``SymmetricDistance`` also relates disjoint
+  datasets and the empty one;
 * a domain with a known ``size`` and ``ChangeOneDistance`` counts changed records: ``relation="bounded"``. OpenDP
   turns it into ``SymmetricDistance`` with ``make_metric_unbounded`` (a change is one removal and one addition, so
   :math:`d_{in} = k` becomes :math:`2k`).
@@ -20,13 +22,15 @@ on :math:`[L, U]` repeated :math:`n` times, :func:`dpteach.replicate`). In exact
   its size), while OpenDP's count, which does not use the size, reports :math:`2k`;
 * sum of integers: add/remove :math:`k \\max(|L|, |U|)` (each added or removed record moves the sum by its value),
   bounded :math:`k (U - L)` (each change moves it by at most the width);
-* sum of floats: OpenDP's unsized float sum keeps at most ``size_limit`` records (:data:`OPENDP_SIZE_LIMIT`), so
-  adding a record to a full dataset can push another out: a change, :math:`U - L` per unit of distance, plus an
-  allowance for rounding that grows with ``size_limit``. ``dpteach`` on fractional data returns its exact value
-  rounded *up* by its own small allowance (:func:`dpteach.exact.round_up`), never below the truth;
-* mean: bounded :math:`k (U - L) / n`. OpenDP's add/remove mean first resizes to :math:`n` records and reports
-  :math:`k (U - L) / n` at every :math:`k`; the exact value stops growing at :math:`(n - 1)(U - L)/n` once
-  :math:`k \\ge n`, because a neighbour keeps at least one record of a release of :math:`n`.
+* sum of floats: OpenDP's unsized float sum keeps a random subset of at most ``size_limit`` records
+  (:data:`OPENDP_SIZE_LIMIT`), so adding a record to a full dataset can push another out: a change,
+  :math:`U - L` per unit of distance, plus an allowance for rounding that grows with ``size_limit``. ``dpteach``
+  on fractional data returns its exact value rounded *up* by its own small allowance
+  (:func:`dpteach.exact.round_up`), never below the truth (:func:`real_value`, :func:`padding_table`);
+* mean: bounded :math:`k (U - L) / n`. OpenDP's add/remove mean bounds a different, randomized function: resize
+  to :math:`n` records (a random subset, or padding), then the mean; it reports :math:`k (U - L) / n` at every
+  :math:`k`. ``dpteach``'s exact value for the plain mean stops growing at :math:`(n - 1)(U - L)/n` once
+  :math:`k \\ge n`, because its symmetric neighbour keeps at least one record of a release of :math:`n`.
 
 The second half of the lesson is floating point (Casacuberta, Shoemate, Vadhan & Wagaman, "Widespread
 Underestimation of Sensitivity in Differentially Private Libraries and How to Fix It", CCS 2022):
@@ -84,12 +88,13 @@ def opendp_transformation(query: str, neighbours: str, bounds: Bounds, size: int
     """OpenDP's transformation for ``query`` under ``neighbours``, its input distance counted as ``dpteach``'s k.
 
     * ``"add/remove"``: datasets of any size, ``SymmetricDistance``; the data are clamped to ``bounds``
-      (``make_clamp``); the mean is resized to ``size`` records first (``make_resize``: truncate or pad with the
-      middle of the bounds), since OpenDP's mean needs a known size.
+      (``make_clamp``); the mean is resized to ``size`` records first (``make_resize``: keep a random subset or pad
+      with the middle of the bounds), since OpenDP's mean needs a known size.
     * ``"change-one"``: datasets of exactly ``size`` records inside ``bounds``, ``ChangeOneDistance``, turned into
       ``SymmetricDistance`` by ``make_metric_unbounded``.
 
-    Enables OpenDP's ``contrib`` feature: these constructors are in it (their proofs are still being vetted).
+    Enables OpenDP's ``contrib`` feature: these constructors are in it (their proofs have not completed OpenDP's
+    vetting process).
     """
     _check_choice("query", query, QUERIES)
     _check_choice("neighbours", neighbours, NEIGHBOURS)
@@ -160,6 +165,66 @@ def side_by_side(table: pd.DataFrame, queries: Sequence[str] = QUERIES) -> pd.Da
     wide = long.pivot(index=["query", "neighbours", "source"], columns="k", values="value")
     order = [(q, nb, s) for q in queries for nb in NEIGHBOURS for s in ("opendp", "dpteach")]
     return wide.reindex([row for row in order if row in wide.index])
+
+
+FLOAT_QUERIES: tuple[str, ...] = ("float sum", "mean")
+SOURCES = {"opendp": "OpenDP", "dpteach": "dpteach (exact, rounded up)"}
+
+
+def real_value(query: str, neighbours: str, source: str, bounds: Bounds, size: int, k: int) -> float:
+    """The real-arithmetic value that ``source``'s float number (:func:`opendp_bound` or :func:`dpteach_value`)
+    pads for rounding, for :math:`1 \\le k \\le n` (module docstring):
+
+    * OpenDP: :math:`k (U - L)` for the float sum (unsized: truncation turns an addition into a change), and
+      :math:`k (U - L)/n` for the mean;
+    * ``dpteach``: the float sum :math:`k \\max(|L|, |U|)` (add/remove) or :math:`k (U - L)` (change-one); the mean
+      :math:`\\min(k, n - 1)(U - L)/n` (add/remove: at most :math:`n - 1` records can leave, and for
+      :math:`k \\le n` adding records moves the mean less) or :math:`k (U - L)/n` (change-one).
+    """
+    _check_choice("query", query, FLOAT_QUERIES)
+    _check_choice("neighbours", neighbours, NEIGHBOURS)
+    _check_choice("source", source, tuple(SOURCES))
+    lower, upper = _check_bounds(bounds)
+    size = _check_whole("size", size, 2)
+    k = _check_whole("k", k, 1)
+    if k > size:
+        raise ValueError(f"k must be at most size = {size} (the formulas hold for 1 <= k <= n), got {k}")
+    if query == "float sum":
+        if source == "dpteach" and neighbours == "add/remove":
+            return k * max(abs(lower), abs(upper))
+        return k * (upper - lower)
+    moved = min(k, size - 1) if source == "dpteach" and neighbours == "add/remove" else k
+    return moved * (upper - lower) / size
+
+
+def padding_table(table: pd.DataFrame, bounds: Bounds, size: int) -> pd.DataFrame:
+    """For the float queries of :func:`comparison_table` (computed with ``bounds`` and ``size``): per (query,
+    neighbours, source), the real value it pads (:func:`real_value`, as a formula in :math:`k`) and, per
+    :math:`k`, the padding: the float number minus that real value."""
+    lower, upper = _check_bounds(bounds)
+    rows = []
+    for (query, neighbours), group in table[table["query"].isin(FLOAT_QUERIES)].groupby(
+            ["query", "neighbours"], sort=False):
+        for source, label in SOURCES.items():
+            step = (upper - lower) / (size if query == "mean" else 1)
+            formula = f"{step:g}k"
+            if source == "dpteach" and neighbours == "add/remove":
+                widest = max(abs(lower), abs(upper))
+                formula = f"{widest:g}k" if query == "float sum" else f"{step:g} min(k, {size - 1})"
+            row = {"query": query, "neighbours": neighbours, "source": label, "real value": formula}
+            for k, value in zip(group["k"], group[source], strict=True):
+                row[k] = value - real_value(query, neighbours, source, bounds, size, int(k))
+            rows.append(row)
+    return pd.DataFrame(rows).set_index(["query", "neighbours", "source"])
+
+
+def padding_text(frame: pd.DataFrame) -> str:
+    """:func:`padding_table` printed with two significant digits (0 for none, a dash for NaN)."""
+    def text(value: object) -> str:
+        if isinstance(value, str):
+            return value
+        return "-" if math.isnan(value) else ("0" if value == 0 else f"{value:.1e}")
+    return frame.map(text).to_string()
 
 
 def shortest(value: float) -> str:

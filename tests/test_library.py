@@ -62,6 +62,29 @@ def test_change_one_at_k_equal_n_is_undefined_in_dpteach() -> None:
     assert (table["difference"] == table["opendp"] - table["dpteach"]).all()
 
 
+def test_both_sides_pad_their_real_value_by_a_little() -> None:
+    padding = lib.padding_table(lib.comparison_table(BOUNDS, SIZE, (1, 2, 3, 4)), BOUNDS, SIZE)
+    values = padding[[1, 2, 3, 4]].to_numpy(dtype=float)
+    known = values[~np.isnan(values)]
+    assert (known > 0).all() and (known < 1e-7).all()
+
+
+def test_where_both_pad_the_same_real_value_dpteach_pads_more() -> None:
+    padding = lib.padding_table(lib.comparison_table(BOUNDS, SIZE, (1, 2, 3)), BOUNDS, SIZE)
+    for query, neighbours in [("float sum", "change-one"), ("mean", "change-one"), ("mean", "add/remove")]:
+        ours, theirs = (padding.loc[(query, neighbours, lib.SOURCES[s])] for s in ("dpteach", "opendp"))
+        assert all(lib.real_value(query, neighbours, "dpteach", BOUNDS, SIZE, k)
+                   == lib.real_value(query, neighbours, "opendp", BOUNDS, SIZE, k) for k in (1, 2, 3))
+        assert (ours[[1, 2, 3]].astype(float) > theirs[[1, 2, 3]].astype(float)).all()
+
+
+def test_the_unsized_float_sum_pads_more_than_dpteach_on_a_smaller_real_value() -> None:
+    padding = lib.padding_table(lib.comparison_table(BOUNDS, SIZE, (1,)), BOUNDS, SIZE)
+    ours, theirs = (padding.loc[("float sum", "add/remove", lib.SOURCES[s])] for s in ("dpteach", "opendp"))
+    assert (ours["real value"], theirs["real value"]) == (f"{WIDEST}k", f"{UPPER - LOWER}k")
+    assert 1000 * ours[1] < theirs[1]
+
+
 @pytest.mark.parametrize("fraction", [0.625, 0.75])
 def test_rounding_up_each_small_record_breaks_the_ideal_bound(fraction: float) -> None:
     count = 2**20
@@ -109,6 +132,9 @@ def test_rounding_gaps_marks_the_violations() -> None:
         lambda: lib.rounding_pair(0.0, 10),
         lambda: lib.rounding_pair(0.5, 0),
         lambda: lib.sequential_sum(np.zeros((2, 2))),
+        lambda: lib.real_value("count", "add/remove", "opendp", BOUNDS, SIZE, 1),
+        lambda: lib.real_value("mean", "add/remove", "tumult", BOUNDS, SIZE, 1),
+        lambda: lib.real_value("mean", "add/remove", "dpteach", BOUNDS, SIZE, SIZE + 1),
     ],
 )
 def test_bad_input_names_the_parameter(call) -> None:

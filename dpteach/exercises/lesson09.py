@@ -77,14 +77,21 @@ def small_pair(small: float) -> tuple[np.ndarray, np.ndarray]:
 
 
 def breaks_the_bound(small: object, language: Language) -> str | None:
+    """None when the computed gap exceeds the ideal bound; otherwise a reason that holds for this value: below half
+    a spacing of float32 at 1, each small record rounds away behind the 1.0; for other values only that the
+    rounding did not add up to more than the bound."""
     gap = sum_gap(*small_pair(float(small)))  # type: ignore[arg-type]
     if gap > IDEAL_BOUND:
         return None
-    if gap == IDEAL_BOUND:
-        return {"en": "the computed sums differ by exactly the ideal bound here: no addition was rounded",
-                "zh": "这里两个计算出的和恰好相差理想界：没有哪次加法被舍入"}[language]
-    return {"en": "the computed gap is below the ideal bound: behind the 1.0 the small records round away",
-            "zh": "计算出的差低于理想界：在 1.0 之后，这些小记录被舍掉了"}[language]
+    if float(small) < float(np.spacing(np.float32(1))) / 2:  # type: ignore[arg-type]
+        return {"en": "below half a spacing of float32 at 1, each small record rounds away behind the 1.0, so the "
+                      "computed gap is below the ideal bound",
+                "zh": "小于 float32 在 1 处间距的一半时，每条小记录在 1.0 之后都被舍掉，"
+                      "所以计算出的差低于理想界"}[language]
+    return {"en": "for this value the rounding of the two running sums does not push their gap above the ideal "
+                  "bound; look at how 1.0 plus a value smaller than float32's spacing at 1 is rounded",
+            "zh": "对这个值，两个累加和的舍入没有把它们的差推到理想界之上；"
+                  "看看 1.0 加上一个小于 float32 在 1 处间距的值时如何舍入"}[language]
 
 
 register(
