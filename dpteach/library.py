@@ -3,8 +3,10 @@
 OpenDP (https://opendp.org) builds a query as a chain of *transformations*. Each one declares an input domain
 (which datasets are allowed: element type, bounds, a known size) and an input metric (how distance between
 datasets is counted), and carries a *stability map*: ``t.map(d_in)`` is an upper bound on the distance between the
-outputs of any two allowed inputs at distance at most ``d_in``. With an absolute-distance output, that is the
-global sensitivity at distance ``d_in``. The course's words map onto OpenDP's as follows:
+outputs of any two allowed inputs at distance at most ``d_in``. With an absolute-distance output, it is an upper
+bound on the global sensitivity at distance ``d_in``, not necessarily equal to it. For a randomized step (the
+resize of the mean, the random subset of the unsized float sum) the bound holds for two runs that share their
+randomness (a coupling), not for two independent runs. The course's words map onto OpenDP's as follows:
 
 * ``SymmetricDistance`` counts added plus removed records, :math:`|x \\triangle x'|`: ``dpteach``'s
   ``relation="symmetric"`` at :math:`k = d_{in}` (add/remove DP, groups of :math:`k`), with one difference:
@@ -23,8 +25,11 @@ on :math:`[L, U]` repeated :math:`n` times, :func:`dpteach.replicate`). In exact
 * sum of integers: add/remove :math:`k \\max(|L|, |U|)` (each added or removed record moves the sum by its value),
   bounded :math:`k (U - L)` (each change moves it by at most the width);
 * sum of floats: OpenDP's unsized float sum keeps a random subset of at most ``size_limit`` records
-  (:data:`OPENDP_SIZE_LIMIT`), so adding a record to a full dataset can push another out: a change,
-  :math:`U - L` per unit of distance, plus an allowance for rounding that grows with ``size_limit``. ``dpteach``
+  (:data:`OPENDP_SIZE_LIMIT`), so adding a record to a full dataset can push another out: a change. One unit
+  of distance therefore costs :math:`\\max(U - L, |L|, |U|)` (an addition alone at most :math:`\\max(|L|, |U|)`,
+  an addition that pushes a record out at most :math:`U - L`; bounds :math:`(5, 7)` give 7, :math:`(-3, 7)`
+  give 10), plus an allowance for rounding that grows with ``size_limit``. The bound covers every dataset the
+  unsized domain holds, so it is charged on small datasets too. ``dpteach``
   on fractional data returns its exact value rounded *up* by its own small allowance
   (:func:`dpteach.exact.round_up`), never below the truth (:func:`real_value`, :func:`padding_table`);
 * mean: bounded :math:`k (U - L) / n`. OpenDP's add/remove mean bounds a different, randomized function: resize
@@ -168,15 +173,16 @@ def side_by_side(table: pd.DataFrame, queries: Sequence[str] = QUERIES) -> pd.Da
 
 
 FLOAT_QUERIES: tuple[str, ...] = ("float sum", "mean")
-SOURCES = {"opendp": "OpenDP", "dpteach": "dpteach (exact, rounded up)"}
+SOURCES = {"opendp": "OpenDP", "dpteach": "dpteach"}  # dpteach: the exact value, rounded up
 
 
 def real_value(query: str, neighbours: str, source: str, bounds: Bounds, size: int, k: int) -> float:
     """The real-arithmetic value that ``source``'s float number (:func:`opendp_bound` or :func:`dpteach_value`)
     pads for rounding, for :math:`1 \\le k \\le n` (module docstring):
 
-    * OpenDP: :math:`k (U - L)` for the float sum (unsized: truncation turns an addition into a change), and
-      :math:`k (U - L)/n` for the mean;
+    * OpenDP: :math:`k \\max(U - L, |L|, |U|)` for the float sum (unsized: an addition costs at most
+      :math:`\\max(|L|, |U|)`, and truncation can turn it into a change, :math:`U - L`), and :math:`k (U - L)/n`
+      for the mean;
     * ``dpteach``: the float sum :math:`k \\max(|L|, |U|)` (add/remove) or :math:`k (U - L)` (change-one); the mean
       :math:`\\min(k, n - 1)(U - L)/n` (add/remove: at most :math:`n - 1` records can leave, and for
       :math:`k \\le n` adding records moves the mean less) or :math:`k (U - L)/n` (change-one).
@@ -190,9 +196,10 @@ def real_value(query: str, neighbours: str, source: str, bounds: Bounds, size: i
     if k > size:
         raise ValueError(f"k must be at most size = {size} (the formulas hold for 1 <= k <= n), got {k}")
     if query == "float sum":
-        if source == "dpteach" and neighbours == "add/remove":
-            return k * max(abs(lower), abs(upper))
-        return k * (upper - lower)
+        widest = max(abs(lower), abs(upper))
+        if source == "dpteach":
+            return k * (widest if neighbours == "add/remove" else upper - lower)
+        return k * (max(upper - lower, widest) if neighbours == "add/remove" else upper - lower)
     moved = min(k, size - 1) if source == "dpteach" and neighbours == "add/remove" else k
     return moved * (upper - lower) / size
 
@@ -206,11 +213,9 @@ def padding_table(table: pd.DataFrame, bounds: Bounds, size: int) -> pd.DataFram
     for (query, neighbours), group in table[table["query"].isin(FLOAT_QUERIES)].groupby(
             ["query", "neighbours"], sort=False):
         for source, label in SOURCES.items():
-            step = (upper - lower) / (size if query == "mean" else 1)
-            formula = f"{step:g}k"
-            if source == "dpteach" and neighbours == "add/remove":
-                widest = max(abs(lower), abs(upper))
-                formula = f"{widest:g}k" if query == "float sum" else f"{step:g} min(k, {size - 1})"
+            formula = f"{real_value(query, neighbours, source, bounds, size, 1):g}k"
+            if query == "mean" and source == "dpteach" and neighbours == "add/remove":
+                formula = f"{(upper - lower) / size:g} min(k, {size - 1})"
             row = {"query": query, "neighbours": neighbours, "source": label, "real value": formula}
             for k, value in zip(group["k"], group[source], strict=True):
                 row[k] = value - real_value(query, neighbours, source, bounds, size, int(k))
@@ -218,13 +223,27 @@ def padding_table(table: pd.DataFrame, bounds: Bounds, size: int) -> pd.DataFram
     return pd.DataFrame(rows).set_index(["query", "neighbours", "source"])
 
 
-def padding_text(frame: pd.DataFrame) -> str:
-    """:func:`padding_table` printed with two significant digits (0 for none, a dash for NaN)."""
-    def text(value: object) -> str:
-        if isinstance(value, str):
-            return value
-        return "-" if math.isnan(value) else ("0" if value == 0 else f"{value:.1e}")
-    return frame.map(text).to_string()
+def padded_text(table: pd.DataFrame, bounds: Bounds, size: int) -> str:
+    """:func:`padding_table` printed as each float number split in two, "real value + padding" (the padding
+    with two significant digits, a dash where ``dpteach``'s relation is not defined), one column per :math:`k`."""
+    padding = padding_table(table, bounds, size)
+    distances = [k for k in padding.columns if k != "real value"]
+    cells = {}
+    for k in distances:
+        def text(row: pd.Series, k: int = int(k)) -> str:
+            value = row[k]
+            if math.isnan(value):
+                return "-"
+            query, neighbours, source = row.name
+            real = real_value(query, neighbours, _SOURCE_KEY[source], bounds, size, k)
+            return f"{real:g} + {value:.1e}"
+        cells[f"k = {k}"] = padding.apply(text, axis=1)
+    frame = pd.DataFrame(cells)
+    frame.columns.name = "real + padding"
+    return frame.to_string()
+
+
+_SOURCE_KEY = {label: key for key, label in SOURCES.items()}
 
 
 def shortest(value: float) -> str:

@@ -38,6 +38,24 @@ def test_the_unsized_float_sum_pays_for_truncation_and_rounding() -> None:
     assert WIDEST < exact < WIDEST + 1e-9  # dpteach's rounded-up value on fractional data, above the truth
 
 
+@pytest.mark.parametrize("bounds, cost", [((5, 7), 7), ((-7, -5), 7), ((-3, 7), 10), ((0, 1), 1)])
+def test_the_unsized_float_sum_costs_the_largest_of_width_and_both_ends(bounds: tuple[int, int], cost: int) -> None:
+    for k in (1, 2, 3):
+        real = lib.real_value("float sum", "add/remove", "opendp", bounds, SIZE, k)
+        assert real == k * cost == k * max(bounds[1] - bounds[0], abs(bounds[0]), abs(bounds[1]))
+        padding = lib.opendp_bound("float sum", "add/remove", bounds, SIZE, k) - real
+        assert 0 < padding < 1e-7
+
+
+def test_padded_text_shows_each_float_number_as_real_value_plus_padding() -> None:
+    table = lib.comparison_table(BOUNDS, SIZE, (1, 2, 3, 4))
+    lines = lib.padded_text(table, BOUNDS, SIZE).splitlines()
+    assert "k = 1" in lines[0] and "k = 4" in lines[0]
+    opendp_sum = next(line for line in lines if line.startswith("float sum"))
+    assert "10 + 6.5e-08" in opendp_sum and "40 + 6.5e-08" in opendp_sum
+    assert max(len(line) for line in lines) <= 90  # fits a slide
+
+
 def test_dpteach_float_value_rounds_up_the_enumerated_one() -> None:
     from dpteach import global_sensitivity
 

@@ -99,11 +99,13 @@ register(
         "09.1", "OpenDP's distance in the course's words",
         (Choice(RELATIONS, "bounded"), Number(lambda: changes_at(SIZED_D_IN))),
         (Mistake(("symmetric", SIZED_D_IN),
-                 "with a known size no record can be only added or only removed: every neighbour is a change"),
+                 "dpteach's symmetric relation at this distance also gives a release of six records neighbours with "
+                 "fewer or more records, which this domain does not hold"),
          Mistake(("bounded", SIZED_D_IN),
                  "the relation is right; count how much SymmetricDistance charges for one changed record"),
          Mistake(("unbounded", changes_at(SIZED_D_IN)),
-                 "dpteach's unbounded relation adds or removes records, which a dataset of known size cannot do")),
+                 "dpteach's unbounded relation adds or removes records, so its neighbours of a six-record release "
+                 "have another size, which this domain does not hold")),
     ),
     Exercise(
         "09.2", "OpenDP's bound for an integer sum",
