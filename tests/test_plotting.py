@@ -169,3 +169,26 @@ def test_smooth_between_draws_fractions_of_gs_and_notes_a_zero_row() -> None:
     assert [t.get_text() for t in fig.legends[0].get_texts()] == ["S*, β = 1", "LS"]
     with pytest.raises(ValueError, match="columns LS, one per beta, GS"):
         plotting.plot_smooth_between({"col": frame[["GS", "LS"]]}, title="t")
+
+
+def test_make_figures_writes_the_course_figures_to_images(monkeypatch, tmp_path) -> None:
+    """scripts/run_notebooks.py (make figures) runs each notebook with DPTEACH_IMAGES_DIR set to the repository's
+    images/, whatever the caller's environment says."""
+    import importlib.util
+
+    import nbformat
+
+    root = Path(__file__).resolve().parent.parent
+    spec = importlib.util.spec_from_file_location("run_notebooks", root / "scripts" / "run_notebooks.py")
+    runner = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(runner)
+    seen = {}
+
+    def execute(notebook, env=None):
+        seen.update(env)
+        return nbformat.v4.new_notebook()
+
+    monkeypatch.setattr(runner, "execute", execute)
+    monkeypatch.setenv("DPTEACH_IMAGES_DIR", str(tmp_path / "elsewhere"))
+    runner.run(tmp_path / "00_x.ipynb")
+    assert seen["DPTEACH_IMAGES_DIR"] == str(root / "images")

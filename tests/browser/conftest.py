@@ -131,7 +131,8 @@ def lab(browser: object) -> Iterator[Lab]:
     """JupyterLab on 127.0.0.1 with a random token, serving a throwaway copy of the course.
 
     The copy holds dpteach/, notebooks/ and data/, and the kernel imports that dpteach (PYTHONPATH), so
-    running a notebook writes its figures into the copy's images/, never into the repository.
+    running a notebook writes its figures into the copy (notebooks/images/ beside the notebook, where
+    save_fig writes by default), never into the repository.
     """
     jupyter = Path(sys.executable).parent / "jupyter"
     if not jupyter.exists():
@@ -141,7 +142,6 @@ def lab(browser: object) -> Iterator[Lab]:
         for folder in ("dpteach", "notebooks", "data"):
             shutil.copytree(ROOT / folder, root / folder,
                             ignore=shutil.ignore_patterns("__pycache__", ".ipynb_checkpoints"))
-        (root / "images").mkdir()
         home = Path(tmp) / "home"
         env = {
             **os.environ,
