@@ -4,6 +4,8 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 NBVAL := --nbval --nbval-current-env --nbval-sanitize-with notebooks/sanitize.cfg
+# Where notebooks run by nbval save their figures (save_fig would otherwise write notebooks/images/).
+NBVAL_IMAGES := DPTEACH_IMAGES_DIR=$(CURDIR)/_build/nbval-images
 
 .PHONY: figures test lint unit nbval lab clean tumult-check slides book test-browser bench lock test-latest \
 	student-notebooks grade
@@ -36,7 +38,7 @@ test-latest:
 	$(LATEST)/bin/python scripts/lock_drift.py $(LOCK)
 	$(LATEST)/bin/python -m pytest tests --ignore=tests/browser \
 	  --deselect tests/test_packaging.py::test_installed_versions_match_the_lock
-	$(LATEST)/bin/python -m pytest $(NBVAL) notebooks
+	$(NBVAL_IMAGES) $(LATEST)/bin/python -m pytest $(NBVAL) notebooks
 
 figures: $(STAMP)
 	$(BIN)/python scripts/run_notebooks.py notebooks
@@ -48,7 +50,7 @@ unit: $(STAMP)
 	$(BIN)/python -m pytest tests --ignore=tests/browser
 
 nbval: $(STAMP)
-	$(BIN)/python -m pytest $(NBVAL) notebooks
+	$(NBVAL_IMAGES) $(BIN)/python -m pytest $(NBVAL) notebooks
 
 test: lint unit nbval
 

@@ -4,6 +4,11 @@ Every notebook starts with ``save_fig = dpteach.plotting.setup()``. The style is
 never through a named matplotlib style sheet (``seaborn-whitegrid``, which the book chapter uses, was
 removed from matplotlib 3.6).
 
+``save_fig`` writes into ``images/`` beside the running notebook (its working directory), so a copy of a notebook
+run elsewhere never overwrites the course's figures; ``make figures`` points it at the repository's ``images/``
+through ``DPTEACH_IMAGES_DIR``. Each PNG records, under :data:`SMALLEST_TEXT_KEY`, the height in pixels of the
+smallest text it draws, so the browser tests can tell how large that text is on a slide.
+
 ``setup(language="zh")`` is for the Chinese editions (notebook 03): it registers the vendored Noto Sans CJK SC
 subset in ``dpteach/fonts/`` and makes ``save_fig`` add ``_zh`` to every file name, so the English and
 Chinese notebooks run the same code.
@@ -15,11 +20,14 @@ import itertools
 import math
 import os
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 
 import matplotlib as mpl
+import matplotlib.axis
 import matplotlib.pyplot as plt
+import matplotlib.table
+import matplotlib.text
 import numpy as np
 import pandas as pd
 from matplotlib import font_manager, ticker
@@ -29,7 +37,8 @@ from pandas.io.formats.style import Styler
 
 from dpteach.queries import as_dataset, check_data
 
-IMAGES_DIR = Path(__file__).resolve().parent.parent / "images"
+# The PNG text chunk where save_fig records the font size, in pixels of the saved image, of the smallest text.
+SMALLEST_TEXT_KEY = "dpteach:smallest-text-px"
 CJK_FONT = Path(__file__).resolve().parent / "fonts" / "NotoSansCJKsc-Regular-subset.otf"
 LANGUAGES = ("en", "zh")
 
@@ -66,13 +75,40 @@ def register_cjk_font() -> str:
     return font_manager.FontProperties(fname=CJK_FONT).get_name()
 
 
-def setup(images_dir: str | Path | None = None, language: str = "en") -> Callable[..., Path]:
+def smallest_text_pt(fig: Figure) -> float:
+    """The font size, in points, of the smallest text ``fig`` draws (tick labels, legends, table cells and titles
+    alike: every visible, non-empty text of a visible artist); ``math.inf`` for a figure without text."""
+    if not isinstance(fig, Figure):
+        raise TypeError(f"fig must be a matplotlib Figure, got {type(fig).__name__}")
+    fig.draw_without_rendering()  # tick labels get their text when the figure is drawn
+    return min((text.get_fontsize() for text in _drawn_texts(fig)), default=math.inf)
+
+
+def _drawn_texts(artist: mpl.artist.Artist) -> Iterator[mpl.text.Text]:
+    """The texts under ``artist`` that are drawn: hidden artists and the axis of an ``axis("off")`` axes are not."""
+    if not artist.get_visible():
+        return
+    if isinstance(artist, mpl.text.Text) and artist.get_text().strip():
+        yield artist
+    children = artist.get_children()
+    if isinstance(artist, mpl.table.Table):  # a table's cells hold their text outside get_children()
+        children = [cell.get_text() for cell in artist.get_celld().values() if cell.get_visible()]
+    for child in children:
+        if isinstance(artist, Axes) and not artist.axison and isinstance(child, mpl.axis.Axis):
+            continue
+        yield from _drawn_texts(child)
+
+
+def setup(images_dir: str | Path | None = None, language: str = "en") -> Callable[[str, Figure | None], None]:
     """Apply the project's plot style and return ``save_fig(name, fig=None)``.
 
-    ``save_fig`` writes ``<images_dir>/<name>.png`` (default: the repository's ``images/``) and returns
-    the path it wrote; with ``images_dir=None`` the environment variable ``DPTEACH_IMAGES_DIR``, when set,
-    overrides the default (tests use it to keep ``images/`` untouched). With ``language="zh"`` Chinese text
-    renders (DejaVu Sans first, the vendored CJK font as per-glyph fallback) and the file is ``<name>_zh.png``.
+    ``save_fig`` writes ``<images_dir>/<name>.png`` and returns nothing, so a cell ending with it prints nothing.
+    With ``images_dir=None`` the folder is ``DPTEACH_IMAGES_DIR`` when that environment variable is set
+    (``make figures`` sets it to the repository's ``images/``, the tests to a temporary folder), else ``images/``
+    in the working directory at the time of this call: beside the notebook being run. The PNG's text chunk
+    :data:`SMALLEST_TEXT_KEY` holds :func:`smallest_text_pt` in pixels of the saved image. With ``language="zh"``
+    Chinese text renders (DejaVu Sans first, the vendored CJK font as per-glyph fallback) and the file is
+    ``<name>_zh.png``.
     """
     if language not in LANGUAGES:
         raise ValueError(f"language must be one of {LANGUAGES}, got {language!r}")
@@ -85,17 +121,17 @@ def setup(images_dir: str | Path | None = None, language: str = "en") -> Callabl
         mpl.rcParams["font.family"] = ["DejaVu Sans", register_cjk_font()]
         suffix = "_zh"
     if images_dir is None:
-        images_dir = os.environ.get("DPTEACH_IMAGES_DIR") or IMAGES_DIR
-    target = Path(images_dir)
+        images_dir = os.environ.get("DPTEACH_IMAGES_DIR") or "images"
+    target = Path(images_dir).absolute()
 
-    def save_fig(name: str, fig: Figure | None = None) -> Path:
+    def save_fig(name: str, fig: Figure | None = None) -> None:
         if not isinstance(name, str) or not name or "/" in name:
             raise ValueError(f"name must be a non-empty file stem without '/', got {name!r}")
+        figure = fig or plt.gcf()
         target.mkdir(parents=True, exist_ok=True)
-        path = target / f"{name}{suffix}.png"
-        (fig or plt.gcf()).savefig(path, metadata={"Software": None})
-        # Shown when a cell ends with save_fig(...): relative, so outputs match in any clone.
-        return path.relative_to(IMAGES_DIR.parent) if path.is_relative_to(IMAGES_DIR.parent) else path
+        smallest_px = smallest_text_pt(figure) * mpl.rcParams["savefig.dpi"] / 72
+        figure.savefig(target / f"{name}{suffix}.png",
+                       metadata={"Software": None, SMALLEST_TEXT_KEY: f"{smallest_px:.2f}"})
 
     return save_fig
 

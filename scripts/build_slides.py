@@ -129,13 +129,21 @@ def outside_loads(page: str) -> list[str]:
     return [page[max(m.start() - 20, 0):m.end() + 60] for m in OUTSIDE_LOAD.finditer(page)]
 
 
-def embed_cjk_font(page: str) -> str:
-    """Give a Chinese deck the bundled web font (scripts/cjk_webfont.py), so it needs no Chinese system font."""
+def _cjk_webfont():
     import importlib.util
 
     spec = importlib.util.spec_from_file_location("cjk_webfont", Path(__file__).with_name("cjk_webfont.py"))
     cjk_webfont = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(cjk_webfont)
+    return cjk_webfont
+
+
+def embed_cjk_font(page: str) -> str:
+    """Give a deck with Chinese text the bundled web font (scripts/cjk_webfont.py), so it needs no Chinese system
+    font. Any deck whose page holds a CJK character gets it: the zh deck, and the index deck naming 中文版."""
+    cjk_webfont = _cjk_webfont()
+    if not any(cjk_webfont.is_cjk(ch) for ch in page):
+        return page
     return page.replace("</head>", f"<style>\n{cjk_webfont.deck_css()}</style>\n</head>", 1)
 
 
@@ -152,8 +160,7 @@ def build_deck(notebook: Path, out: Path, slides: SlidesExporter, *, run: bool) 
     bad = outside_loads(body)
     if bad:
         sys.exit(f"{notebook.name}: the deck would load from another host:\n  " + "\n  ".join(bad))
-    if notebook.stem.endswith(".zh"):
-        body = embed_cjk_font(body)
+    body = embed_cjk_font(body)
     deck = out / f"{notebook.stem}.slides.html"
     deck.write_text(body, encoding="utf-8")
     return deck
@@ -177,7 +184,8 @@ def write_index(out: Path, notebooks: list[Path]) -> Path:
     )
     page = f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>dpteach slides</title>
-<style>body {{ font-family: sans-serif; max-width: 50em; margin: 2em auto; line-height: 1.6; }}</style></head>
+<style>body {{ font-family: "{_cjk_webfont().FAMILY}", sans-serif; max-width: 50em; margin: 2em auto;
+line-height: 1.6; }}</style></head>
 <body><h1>dpteach: sensitivity in differential privacy, the slides</h1>
 <p>One deck per notebook. Arrow keys or space move between slides, <kbd>Esc</kbd> shows an overview,
 <kbd>S</kbd> opens the speaker notes. Everything here works offline.</p>
@@ -186,7 +194,7 @@ def write_index(out: Path, notebooks: list[Path]) -> Path:
 </ul></body></html>
 """
     index = out / "index.html"
-    index.write_text(page, encoding="utf-8")
+    index.write_text(embed_cjk_font(page), encoding="utf-8")
     return index
 
 

@@ -1,16 +1,20 @@
 """The Chinese web font: a WOFF subset of Noto Sans CJK SC for the zh deck, the website and JupyterLab.
 
 Browsers on a machine without a Chinese system font draw empty boxes ("tofu") for Chinese text. The zh static
-deck, the course website and JupyterLab therefore carry their own font:
-``dpteach/fonts/NotoSansCJKsc-Regular-web.woff`` holds every CJK character of the Chinese notebook (sources and
-outputs), of the website's links (``SITE_TEXT``) and of the matplotlib subset beside it.
+deck, every other deck or page with Chinese text (the index deck names the Chinese edition), the course website and
+JupyterLab therefore carry their own font: ``dpteach/fonts/NotoSansCJKsc-Regular-web.woff`` holds every CJK
+character of the notebooks (sources and outputs), of the website's links (``SITE_TEXT``) and of the matplotlib
+subset beside it.
 
     python scripts/cjk_webfont.py FULL.ttc     # regenerate the WOFF (see dpteach/fonts/README.md)
 
-``font_face_css()`` is the ``@font-face`` rule all of them use: scripts/build_slides.py puts it into the zh deck
-(``deck_css()``), scripts/build_book.py into the website's cjk.css, scripts/lab_setup.py into JupyterLab's
-custom.css (``lab_css()``).
-The rule's ``unicode-range`` limits the font to CJK code points, so Latin text keeps its usual font.
+``font_face_css()`` is the ``@font-face`` rule all of them use: scripts/build_slides.py puts it into every deck
+with Chinese text and the decks' index page (``deck_css()``), scripts/build_book.py into the website's cjk.css,
+scripts/lab_setup.py into JupyterLab's custom.css (``lab_css()``).
+The rule's ``unicode-range`` limits the font to CJK code points, so Latin text keeps its usual font, and that is
+why the font comes *first* in every font stack: last, after ``system-ui`` and ``sans-serif``, Chromium drew bold
+and italic Chinese text as empty boxes (a system font claimed the characters before the list reached it). The
+browser draws bold and italic from the one regular face (synthetic bold and oblique).
 """
 
 from __future__ import annotations
@@ -25,7 +29,7 @@ ROOT = Path(__file__).resolve().parent.parent
 FONTS = ROOT / "dpteach" / "fonts"
 WEB_FONT = FONTS / "NotoSansCJKsc-Regular-web.woff"
 PLOT_FONT = FONTS / "NotoSansCJKsc-Regular-subset.otf"
-ZH_NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.zh.ipynb"))
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 FAMILY = "dpteach Noto Sans CJK SC"
 # CJK radicals to ideographs, compatibility ideographs, vertical and compatibility forms, full-width forms.
 CJK_RANGES = ((0x2E80, 0x9FFF), (0xF900, 0xFAFF), (0xFE30, 0xFE4F), (0xFF00, 0xFFEF))
@@ -51,8 +55,8 @@ def _notebook_texts(path: Path) -> Iterator[str]:
                     yield "".join(value) if isinstance(value, list) else str(value)
 
 
-def needed_characters(notebooks: list[Path] = ZH_NOTEBOOKS) -> set[str]:
-    """The CJK characters of the Chinese notebooks."""
+def needed_characters(notebooks: list[Path] = NOTEBOOKS) -> set[str]:
+    """The CJK characters of the notebooks (the Chinese edition's, and the few that name it elsewhere)."""
     return {ch for nb in notebooks for text in _notebook_texts(nb) for ch in text if is_cjk(ch)}
 
 
@@ -90,7 +94,7 @@ def font_face_css(font: Path = WEB_FONT) -> str:
 
 
 def lab_css() -> str:
-    """JupyterLab's custom.css: the font, appended to the UI, content and code font stacks as a fallback."""
+    """JupyterLab's custom.css: the font first in the UI, content and code font stacks (CJK code points only)."""
     stacks = {
         "--jp-ui-font-family": "system-ui, -apple-system, blinkmacsystemfont, 'Segoe UI', helvetica, arial,"
                                " sans-serif",
@@ -98,16 +102,16 @@ def lab_css() -> str:
                                     " sans-serif",
         "--jp-code-font-family": "menlo, consolas, 'DejaVu Sans Mono', monospace",
     }
-    rules = "".join(f'  {var}: {stack}, "{FAMILY}";\n' for var, stack in stacks.items())
+    rules = "".join(f'  {var}: "{FAMILY}", {stack};\n' for var, stack in stacks.items())
     return ("/* Written by scripts/cjk_webfont.py: Chinese text without a Chinese system font. */\n"
             + font_face_css() + ":root, body, .jp-ThemedContainer {\n" + rules + "}\n")
 
 
 def deck_css() -> str:
-    """For a reveal.js deck from nbconvert: JupyterLab's font variables and reveal.js's, with the font appended."""
-    reveal = f'"Source Sans Pro", Helvetica, sans-serif, "{FAMILY}"'
+    """For a reveal.js deck from nbconvert: JupyterLab's font variables and reveal.js's, the font first in each."""
+    reveal = f'"{FAMILY}", "Source Sans Pro", Helvetica, sans-serif'
     return (lab_css() + f":root {{\n  --r-main-font: {reveal};\n  --r-heading-font: {reveal};\n"
-            f'  --r-code-font: monospace, "{FAMILY}";\n}}\n')
+            f'  --r-code-font: "{FAMILY}", monospace;\n}}\n')
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -2,7 +2,8 @@
 wrote.
 
 Used by ``make figures``. Each notebook runs top to bottom in a fresh kernel, with its own folder as the working
-directory; a failing cell stops the run with the notebook's name and the error.
+directory and ``DPTEACH_IMAGES_DIR`` set to the repository's ``images/`` (``save_fig`` would otherwise write
+beside the notebook); a failing cell stops the run with the notebook's name and the error.
 
 The stored file depends only on the notebook's code, so running ``make figures`` again leaves ``git status`` empty:
 
@@ -140,7 +141,7 @@ def snapshot() -> dict[Path, int]:
 
 def run(notebook: Path) -> list[Path]:
     before = snapshot()
-    nbformat.write(execute(notebook, env=os.environ), notebook)
+    nbformat.write(execute(notebook, env={**os.environ, "DPTEACH_IMAGES_DIR": str(IMAGES)}), notebook)
     after = snapshot()
     return sorted(p for p, mtime in after.items() if before.get(p) != mtime)
 

@@ -29,6 +29,7 @@ import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
+from matplotlib.figure import Figure  # noqa: E402
 
 import dpteach  # noqa: E402
 from dpteach import (  # noqa: E402
@@ -311,6 +312,7 @@ SPECS: tuple[Spec, ...] = (
     # plotting
     _spec(plotting.setup, {"images_dir": None, "language": "en"},
           images_dir=st.sampled_from([1, 2.5, ["images"], Opaque()]), language=name_bad(plotting.LANGUAGES)),
+    _spec(plotting.smallest_text_pt, {"fig": Figure()}, fig=st.sampled_from([None, 1, "figure", [Figure()], Opaque()])),
     _spec(plotting.plot_sensitivity_grid, {"grid": _grid(), "title": "t"},
           grid=NOT_A_FRAME | st.sampled_from([pd.DataFrame(), _grid().drop(columns="k")]), title=NOT_A_STR),
     _spec(plotting.plot_local_vs_global, {"local": _grid(), "global_": _grid(), "title": "t"},

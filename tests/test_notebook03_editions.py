@@ -83,9 +83,9 @@ def test_chinese_labels_render_without_missing_glyph_warnings(tmp_path):
         ax.set(title="平滑敏感度", xlabel="百分比误差", ylabel="运行次数")
         with warnings.catch_warnings():
             warnings.simplefilter("error")
-            path = save_fig("glyphs", fig)
+            save_fig("glyphs", fig)
             fig.savefig(io.BytesIO(), format="png")
-        assert path.name == "glyphs_zh.png" and path.exists()
+        assert [p.name for p in tmp_path.iterdir()] == ["glyphs_zh.png"]
     finally:
         plt.close("all")
         dpteach.plotting.setup()
@@ -112,7 +112,8 @@ def test_english_setup_keeps_plain_file_names(tmp_path):
     save_fig = dpteach.plotting.setup(tmp_path)
     fig, _ = plt.subplots()
     try:
-        assert save_fig("plain", fig).name == "plain.png"
+        save_fig("plain", fig)
+        assert [p.name for p in tmp_path.iterdir()] == ["plain.png"]
     finally:
         plt.close("all")
 

@@ -40,3 +40,11 @@ def test_lessons_set_up_once_keep_cells_short_and_hide_solutions(path: Path) -> 
         assert len(lines) <= MAX_CODE_LINES, f"a {len(lines)}-line code cell: move the logic into dpteach\n{source}"
     markdown = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
     assert "<details>" in markdown and "</details>" in markdown, "exercises need folded solutions"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_no_cell_echoes_a_path(path: Path) -> None:
+    """save_fig returns nothing: no PosixPath (or other path) above a figure, on a slide or on the website."""
+    echoed = ["".join(out.get("data", {}).get("text/plain", "")) for cell in _cells(path)
+              for out in cell.get("outputs", []) if out.get("output_type") == "execute_result"]
+    assert [text for text in echoed if "Path(" in text or ".png" in text] == []

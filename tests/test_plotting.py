@@ -7,10 +7,12 @@ import matplotlib
 matplotlib.use("Agg")
 
 import math  # noqa: E402
+from pathlib import Path  # noqa: E402
 
 import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
+from PIL import Image  # noqa: E402
 
 import dpteach  # noqa: E402
 from dpteach import plotting  # noqa: E402
@@ -52,13 +54,58 @@ def test_local_vs_global_shares_y_per_row_and_keeps_zero_visible() -> None:
         assert local_ax.get_ylim() == global_ax.get_ylim()  # each local/global pair is read on one scale
 
 
-def test_save_fig_writes_png_and_rejects_bad_names(tmp_path) -> None:
+def test_save_fig_writes_png_returns_nothing_and_rejects_bad_names(tmp_path) -> None:
     save_fig = plotting.setup(tmp_path)
     fig, _ = plt.subplots()
-    path = save_fig("example", fig)
-    assert path == tmp_path / "example.png" and path.read_bytes()[:4] == b"\x89PNG"
+    assert save_fig("example", fig) is None  # a cell ending with save_fig(...) echoes nothing
+    assert (tmp_path / "example.png").read_bytes()[:4] == b"\x89PNG"
     with pytest.raises(ValueError, match="name must be"):
         save_fig("../escape", fig)
+
+
+def test_save_fig_writes_beside_the_running_notebook_not_into_the_package(tmp_path, monkeypatch) -> None:
+    """A notebook run in another folder saves into that folder's images/, never the course's images/."""
+    package_images = Path(plotting.__file__).resolve().parent.parent / "images"
+    before = {p.name: p.stat().st_mtime_ns for p in package_images.glob("*.png")}
+    monkeypatch.delenv("DPTEACH_IMAGES_DIR", raising=False)
+    monkeypatch.chdir(tmp_path)
+    save_fig = plotting.setup()
+    fig, ax = plt.subplots()
+    ax.plot([0, 1])
+    save_fig("unbounded_b", fig)  # a course figure's name
+    assert (tmp_path / "images" / "unbounded_b.png").exists()
+    assert {p.name: p.stat().st_mtime_ns for p in package_images.glob("*.png")} == before
+    monkeypatch.setenv("DPTEACH_IMAGES_DIR", str(tmp_path / "elsewhere"))
+    plotting.setup()("unbounded_b", fig)
+    assert (tmp_path / "elsewhere" / "unbounded_b.png").exists()
+
+
+def test_save_fig_records_the_smallest_text_in_pixels(tmp_path) -> None:
+    save_fig = plotting.setup(tmp_path)
+    fig, ax = plt.subplots()
+    ax.plot([0, 1])
+    ax.set_title("title", fontsize=7.5)
+    ax.text(0.5, 0.5, "hidden", fontsize=3, visible=False)  # not drawn: not counted
+    hidden = fig.add_axes((0.1, 0.1, 0.2, 0.2))
+    hidden.set_visible(False)
+    hidden.set_title("in a hidden axes", fontsize=2)
+    assert plotting.smallest_text_pt(fig) == 7.5
+    save_fig("sizes", fig)
+    recorded = Image.open(tmp_path / "sizes.png").text[plotting.SMALLEST_TEXT_KEY]
+    assert float(recorded) == pytest.approx(7.5 * plt.rcParams["savefig.dpi"] / 72, abs=0.01)
+
+
+def test_smallest_text_counts_table_cells_and_skips_axes_turned_off() -> None:
+    plotting.setup()
+    fig, ax = plt.subplots()
+    ax.set_xticks([0, 1], ["a", "b"], fontsize=5)
+    ax.axis("off")  # its tick labels are not drawn
+    table = ax.table(cellText=[["x"]], loc="center")
+    table.auto_set_font_size(False)
+    table.set_fontsize(8)
+    assert plotting.smallest_text_pt(fig) == 8
+    with pytest.raises(TypeError, match="fig must be a matplotlib Figure"):
+        plotting.smallest_text_pt(ax)
 
 
 def test_neighbour_table_styler_is_reproducible() -> None:
@@ -122,3 +169,26 @@ def test_smooth_between_draws_fractions_of_gs_and_notes_a_zero_row() -> None:
     assert [t.get_text() for t in fig.legends[0].get_texts()] == ["S*, β = 1", "LS"]
     with pytest.raises(ValueError, match="columns LS, one per beta, GS"):
         plotting.plot_smooth_between({"col": frame[["GS", "LS"]]}, title="t")
+
+
+def test_make_figures_writes_the_course_figures_to_images(monkeypatch, tmp_path) -> None:
+    """scripts/run_notebooks.py (make figures) runs each notebook with DPTEACH_IMAGES_DIR set to the repository's
+    images/, whatever the caller's environment says."""
+    import importlib.util
+
+    import nbformat
+
+    root = Path(__file__).resolve().parent.parent
+    spec = importlib.util.spec_from_file_location("run_notebooks", root / "scripts" / "run_notebooks.py")
+    runner = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(runner)
+    seen = {}
+
+    def execute(notebook, env=None):
+        seen.update(env)
+        return nbformat.v4.new_notebook()
+
+    monkeypatch.setattr(runner, "execute", execute)
+    monkeypatch.setenv("DPTEACH_IMAGES_DIR", str(tmp_path / "elsewhere"))
+    runner.run(tmp_path / "00_x.ipynb")
+    assert seen["DPTEACH_IMAGES_DIR"] == str(root / "images")

@@ -83,3 +83,18 @@ def test_lab_setup_resets_presentation_mode_and_keeps_user_shortcuts(tmp_path: P
     assert sorted(b["keys"][0] for b in bound[1:]) == sorted(2 * ["PageDown", "PageUp", "ArrowRight", "ArrowLeft"])
     css = (tmp_path / "config" / "custom" / "custom.css").read_text()
     assert "@font-face" in css and "--jp-content-font-size1: 24px" in css
+
+
+def test_the_bundled_font_comes_first_in_every_font_stack() -> None:
+    """Last, after system-ui, Chromium drew bold Chinese text as boxes; first, its unicode-range keeps Latin text
+    in the stack's own fonts (the browser tests check both in Chromium)."""
+    for css in (CJK.lab_css(), CJK.deck_css()):
+        stacks = re.findall(r"--(?:jp-(?:ui|content|code)-font-family|r-(?:main|heading|code)-font): ([^;]+);", css)
+        assert len(stacks) >= 3
+        assert all(stack.startswith(f'"{CJK.FAMILY}",') for stack in stacks), stacks
+
+
+def test_every_deck_with_chinese_text_gets_the_font() -> None:
+    slides = _script("build_slides")
+    assert CJK.FAMILY in slides.embed_cjk_font("<html><head></head><body>(中文版 / Chinese edition)</body></html>")
+    assert slides.embed_cjk_font("<html><head></head><body>English</body></html>").count("@font-face") == 0

@@ -316,8 +316,9 @@ def test_search_finds_sensitivity(browser: Any, server: str, screenshots: Path) 
 
 
 def test_chinese_page_renders_with_the_bundled_font(browser: Any, site: Path, no_tofu: Any,
-                                                    screenshots: Path) -> None:
-    """Every Chinese character the zh page shows has a glyph in the bundled subset and is drawn from it."""
+                                                    screenshots: Path, cjk_in_every_kind: Any) -> None:
+    """Every Chinese character the zh page shows has a glyph in the bundled subset and is drawn from it, in every
+    weight and style (bold, italic, code, headings, plain text)."""
     visit = Visit(browser)
     try:
         page = visit.open((site / ZH_PAGE).as_uri())
@@ -330,6 +331,7 @@ def test_chinese_page_renders_with_the_bundled_font(browser: Any, site: Path, no
         for selector in ("article h1", "article p", "article .cell_output pre", ".bd-sidebar-primary nav a"):
             stack = page.locator(selector).first.evaluate("(el) => getComputedStyle(el).fontFamily")
             no_tofu(page, chars, stack)
+        cjk_in_every_kind(page, "article", ("bold", "italic", "code", "h1", "h2", "h3", "text"))
         assert visit.errors == [] and visit.outside == [], (visit.errors, visit.outside)
     finally:
         visit.close()

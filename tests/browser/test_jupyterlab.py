@@ -297,8 +297,9 @@ def test_leaving_the_slideshow_leaves_jupyterlab_normal(slideshow: Any, lab: Any
 
 
 def test_chinese_notebook_renders_with_the_bundled_font(browser: Any, lab: Any, screenshots: Path,
-                                                         no_tofu: Any) -> None:
-    """Every Chinese character of the zh notebook is drawn from a real glyph in JupyterLab."""
+                                                         no_tofu: Any, cjk_in_every_kind: Any) -> None:
+    """Every Chinese character of the zh notebook is drawn from a real glyph in JupyterLab, in every weight and
+    style: bold, italic, code, headings and plain text."""
     chars = sorted(cjk_webfont.needed_characters([lab.root / ZH_NOTEBOOK]))
     assert len(chars) > 100
     context = browser.new_context(viewport=SCREEN)
@@ -313,14 +314,29 @@ def test_chinese_notebook_renders_with_the_bundled_font(browser: Any, lab: Any, 
         for selector in (".jp-RenderedMarkdown p", ".jp-InputArea-editor .cm-content"):
             stack = page.locator(selector).first.evaluate("(el) => getComputedStyle(el).fontFamily")
             no_tofu(page, chars, stack)
+        cjk_in_every_kind(page, ".jp-NotebookPanel .jp-Notebook", ("bold", "italic", "code", "h1", "h2", "text"))
     finally:
         context.close()
     assert outside == [], f"JupyterLab asked other hosts: {outside}"
 
 
+# reveal.js's address (h, v) of the slide holding an element.
+SLIDE_OF = """(el) => { const section = el.closest('section'); const parent = section.parentElement.closest('section');
+    const top = parent || section;
+    const h = [...top.parentElement.children].filter(e => e.tagName === 'SECTION').indexOf(top);
+    const v = parent ? [...parent.children].filter(e => e.tagName === 'SECTION').indexOf(section) : 0;
+    return [h, v]; }"""
+
+
+def _deck_shows(page: Any) -> Any:
+    from test_static_slides import GOTO_JS
+
+    return lambda element: page.evaluate(GOTO_JS, element.evaluate(SLIDE_OF))
+
+
 def test_chinese_deck_renders_with_the_bundled_font(browser: Any, decks: list[Path], screenshots: Path,
-                                                    no_tofu: Any) -> None:
-    """The same for the static zh deck, opened from disk."""
+                                                    no_tofu: Any, cjk_in_every_kind: Any) -> None:
+    """The same for the static zh deck, opened from disk, in every weight and style (each on its own slide)."""
     deck = next(d for d in decks if d.name.startswith(Path(ZH_NOTEBOOK).stem))
     chars = sorted(cjk_webfont.needed_characters([ROOT / ZH_NOTEBOOK]))
     context = browser.new_context(viewport=SCREEN)
@@ -333,6 +349,28 @@ def test_chinese_deck_renders_with_the_bundled_font(browser: Any, decks: list[Pa
         for selector in (".reveal h1", ".reveal .jp-RenderedMarkdown p"):
             stack = page.locator(selector).first.evaluate("(el) => getComputedStyle(el).fontFamily")
             no_tofu(page, chars, stack)
+        cjk_in_every_kind(page, ".reveal", ("bold", "italic", "code", "h1", "h2", "h3", "text"),
+                          show=_deck_shows(page))
+    finally:
+        context.close()
+
+
+def test_english_decks_draw_their_chinese_words(browser: Any, decks: list[Path], cjk_in_every_kind: Any) -> None:
+    """The index deck names the Chinese edition (中文版): it carries the bundled font too, and so does every deck
+    with a Chinese character; the decks' index page lists the Chinese title."""
+    with_chinese = [d for d in decks if not d.name.startswith(Path(ZH_NOTEBOOK).stem)
+                    and any(cjk_webfont.is_cjk(c) for c in d.read_text(encoding="utf-8"))]
+    assert any(d.name.startswith("00_") for d in with_chinese), "the index deck no longer names the Chinese edition"
+    context = browser.new_context(viewport=SCREEN)
+    try:
+        page = context.new_page()
+        page.set_default_timeout(TIMEOUT)
+        for deck in with_chinese:
+            page.goto(deck.as_uri(), wait_until="load")
+            page.wait_for_selector(".reveal.ready")
+            cjk_in_every_kind(page, ".reveal", ("text",), show=_deck_shows(page))
+        page.goto((decks[0].parent / "index.html").as_uri(), wait_until="load")
+        cjk_in_every_kind(page, "body", ("text",))
     finally:
         context.close()
 
