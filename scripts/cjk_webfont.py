@@ -30,6 +30,8 @@ FONTS = ROOT / "dpteach" / "fonts"
 WEB_FONT = FONTS / "NotoSansCJKsc-Regular-web.woff"
 PLOT_FONT = FONTS / "NotoSansCJKsc-Regular-subset.otf"
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
+# The exercise checks print their verdicts and hints in Chinese in the Chinese edition (dpteach.exercises).
+EXERCISE_SOURCES = sorted((ROOT / "dpteach" / "exercises").glob("*.py"))
 FAMILY = "dpteach Noto Sans CJK SC"
 # CJK radicals to ideographs, compatibility ideographs, vertical and compatibility forms, full-width forms.
 CJK_RANGES = ((0x2E80, 0x9FFF), (0xF900, 0xFAFF), (0xFE30, 0xFE4F), (0xFF00, 0xFFEF))
@@ -55,9 +57,12 @@ def _notebook_texts(path: Path) -> Iterator[str]:
                     yield "".join(value) if isinstance(value, list) else str(value)
 
 
-def needed_characters(notebooks: list[Path] = NOTEBOOKS) -> set[str]:
-    """The CJK characters of the notebooks (the Chinese edition's, and the few that name it elsewhere)."""
-    return {ch for nb in notebooks for text in _notebook_texts(nb) for ch in text if is_cjk(ch)}
+def needed_characters(notebooks: list[Path] = NOTEBOOKS, sources: list[Path] = EXERCISE_SOURCES) -> set[str]:
+    """The CJK characters of the notebooks (the Chinese edition's, and the few that name it elsewhere) and of
+    the Chinese messages the exercise checks can print."""
+    texts = [text for nb in notebooks for text in _notebook_texts(nb)]
+    texts += [path.read_text(encoding="utf-8") for path in sources]
+    return {ch for text in texts for ch in text if is_cjk(ch)}
 
 
 def covered_characters(font: Path = WEB_FONT) -> set[str]:

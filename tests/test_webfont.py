@@ -49,7 +49,10 @@ def test_needed_characters_reads_sources_and_outputs(tmp_path: Path) -> None:
                   '{"output_type": "stream", "text": ["度"]},'
                   ' {"output_type": "execute_result", "data": {"text/html": "<b>隐</b>", "image/png": "私"}}]}]}',
                   encoding="utf-8")
-    assert CJK.needed_characters([nb]) == set("敏感度隐")
+    assert CJK.needed_characters([nb], sources=[]) == set("敏感度隐")
+    hints = tmp_path / "lesson.py"
+    hints.write_text('HINT = {"zh": "提示"}', encoding="utf-8")
+    assert CJK.needed_characters([nb], sources=[hints]) == set("敏感度隐提示")
 
 
 def test_font_face_css_embeds_the_woff_for_cjk_code_points_only() -> None:
