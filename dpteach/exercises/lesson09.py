@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from dpteach.exercises.core import Choice, Example, Exercise, Invalid, Language, Mistake, Number, read_number, register
@@ -19,20 +21,48 @@ def changes_at(d_in: int) -> int:
     return d_in // 2
 
 
-# --- Exercise 2: predict OpenDP's bound for an integer sum ------------------------------------------------------------
+# --- Exercise 2: OpenDP's bounds for two integer sums, add/remove and change-one ------------------------------------
 
-SUM_BOUNDS, SUM_D_IN = (-5, 2), 3
+SUM_BOUNDS, SUM_D_IN, SUM_SIZE = (-5, 2), 3, 6
 
 
-def sum_bound() -> float:
-    """OpenDP's own answer, asked only when a check runs: building it switches on OpenDP's ``contrib`` feature,
+def sum_bounds() -> tuple[float, float]:
+    """OpenDP's own answers, asked only when a check runs: building them switches on OpenDP's ``contrib`` feature,
     and importing the exercises must not, so that the lesson can show OpenDP refusing without it. The mistakes
     below are the formulas a student might use instead."""
-    return opendp_bound("integer sum", "add/remove", SUM_BOUNDS, 2, SUM_D_IN)
+    return (opendp_bound("integer sum", "add/remove", SUM_BOUNDS, 2, SUM_D_IN),
+            opendp_bound("integer sum", "change-one", SUM_BOUNDS, SUM_SIZE, SUM_D_IN))
 
 
 def width(bounds: tuple[int, int]) -> int:
     return bounds[1] - bounds[0]
+
+
+@dataclass(frozen=True)
+class RuleNumber(Number):
+    """A whole number compared exactly (up to ``rtol``), with a hint for each wrong value in ``hints`` that a
+    misapplied rule gives, so that a student who gets both parts wrong still sees why each one is."""
+
+    hints: tuple[tuple[float, str], ...] = ()
+
+    def judge(self, mine: object, language: Language) -> tuple[bool, str | None]:
+        if self.same(mine, self.truth()):
+            return True, None
+        return False, next((hint for value, hint in self.hints if self.same(mine, value)), None)
+
+
+WIDTH_FOR_ADDITION = "U - L is what a changed record costs; an added or removed record moves the sum by its own value"
+UPPER_ONLY = "an added or removed record may also be the lower bound: which end is farther from zero?"
+SIGN_SLIP = "a sensitivity is a distance, never negative: compare the ends by their absolute values"
+ONE_RECORD = "that is one record (or one change); the distance asked for is larger"
+ADDITION_FOR_CHANGE = ("that is the add/remove value; a changed record can move from one end of the bounds to the "
+                       "other")
+CHANGE_COUNTED_TWICE = ("change-one distance 3 is three changes: then_metric_unbounded doubles it, and the sized sum's "
+                        "rule turns the doubled distance back into changes")
+ADD_REMOVE_HINTS = ((SUM_D_IN * width(SUM_BOUNDS), WIDTH_FOR_ADDITION), (SUM_D_IN * max(SUM_BOUNDS), UPPER_ONLY),
+                    (SUM_D_IN * min(SUM_BOUNDS), SIGN_SLIP), (max(abs(b) for b in SUM_BOUNDS), ONE_RECORD))
+CHANGE_ONE_HINTS = ((SUM_D_IN * max(abs(b) for b in SUM_BOUNDS), ADDITION_FOR_CHANGE),
+                    (2 * SUM_D_IN * width(SUM_BOUNDS), CHANGE_COUNTED_TWICE), (width(SUM_BOUNDS), ONE_RECORD))
 
 
 # --- Exercise 3: the resized mean against the exact one -------------------------------------------------------------
@@ -97,7 +127,7 @@ def breaks_the_bound(small: object, language: Language) -> str | None:
 register(
     Exercise(
         "09.1", "OpenDP's distance in the course's words",
-        (Choice(RELATIONS, "bounded"), Number(lambda: changes_at(SIZED_D_IN))),
+        (Choice(RELATIONS, "bounded"), Number(lambda: changes_at(SIZED_D_IN), decimals=None)),
         (Mistake(("symmetric", SIZED_D_IN),
                  "dpteach's symmetric relation at this distance also gives a release of six records neighbours with "
                  "fewer or more records, which this domain does not hold"),
@@ -105,16 +135,21 @@ register(
                  "the relation is right; count how much SymmetricDistance charges for one changed record"),
          Mistake(("unbounded", changes_at(SIZED_D_IN)),
                  "dpteach's unbounded relation adds or removes records, so its neighbours of a six-record release "
-                 "have another size, which this domain does not hold")),
+                 "have another size, which this domain does not hold"),
+         Mistake(("unbounded", SIZED_D_IN),
+                 "dpteach's unbounded relation adds or removes exactly k records, so a six-record release's "
+                 "neighbours have another size; which relation keeps the size, and what does one change cost here?")),
     ),
     Exercise(
-        "09.2", "OpenDP's bound for an integer sum",
-        (Number(sum_bound),),
-        (Mistake(SUM_D_IN * width(SUM_BOUNDS),
-                 "that is the bound for changed records (U - L each); here records are added or removed"),
-         Mistake(SUM_D_IN * max(SUM_BOUNDS),
-                 "an added or removed record may also be the lower bound: which end is farther from zero?"),
-         Mistake(max(abs(b) for b in SUM_BOUNDS), "that is one record; the distance asked for is larger")),
+        "09.2", "OpenDP's bounds for two integer sums",
+        (RuleNumber(lambda: sum_bounds()[0], decimals=None, hints=ADD_REMOVE_HINTS),
+         RuleNumber(lambda: sum_bounds()[1], decimals=None, hints=CHANGE_ONE_HINTS)),
+        (Mistake((SUM_D_IN * width(SUM_BOUNDS),) * 2, WIDTH_FOR_ADDITION),
+         Mistake((SUM_D_IN * max(abs(b) for b in SUM_BOUNDS),) * 2, ADDITION_FOR_CHANGE),
+         Mistake((SUM_D_IN * max(SUM_BOUNDS), SUM_D_IN * width(SUM_BOUNDS)), UPPER_ONLY),
+         Mistake((SUM_D_IN * min(SUM_BOUNDS), SUM_D_IN * width(SUM_BOUNDS)), SIGN_SLIP),
+         Mistake((SUM_D_IN * max(abs(b) for b in SUM_BOUNDS), 2 * SUM_D_IN * width(SUM_BOUNDS)), CHANGE_COUNTED_TWICE),
+         Mistake((max(abs(b) for b in SUM_BOUNDS), width(SUM_BOUNDS)), ONE_RECORD)),
     ),
     Exercise(
         "09.3", "the resized mean against the exact one",
