@@ -158,6 +158,9 @@ register(
                  "the second number cannot keep growing: a neighbour of a release keeps at least one of its records"),
          Mistake((kept_formula(), kept_formula()),
                  "the first number is OpenDP's map, which grows with k: it does not know that a record is kept"),
+         Mistake((kept_formula(), resized_formula(MEAN_K)),
+                 "the two numbers are swapped: OpenDP's map comes first and grows with k; dpteach's comes second and "
+                 "stops at n - 1 records leaving"),
          Mistake((resized_formula(1), resized_formula(1)),
                  "those are the values at k = 1; the question asks about k = n")),
     ),
