@@ -20,6 +20,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 from tqdm.auto import tqdm
 
+from dpteach.budget import check_work
 from dpteach.exact import has_closed_form, sub_multiset_counts
 from dpteach.mechanisms import (
     check_bounds,
@@ -33,7 +34,6 @@ from dpteach.neighbours import count_submultisets, counts_to_rows, missing_from,
 from dpteach.queries import Query, ResolvedQuery, as_dataset, check_data, check_exact_sums, check_int, resolve_query
 from dpteach.sensitivity import (
     _CHUNK_CELLS,
-    MAX_PAIRS,
     PROGRESS_ABOVE,
     _weights,
     global_sensitivity,
@@ -413,9 +413,7 @@ def _naive_at_distance(ball: _Ball, k: int) -> float:
 
 # --- fast: shells of distinct multisets, every query value evaluated in batches
 def _check_work(pairs: int) -> None:
-    if pairs > MAX_PAIRS:
-        raise ValueError(f"this computation would examine {pairs:,} (dataset, neighbour) pairs, above the limit of "
-                         f"{MAX_PAIRS:,}; use a smaller universe or release")
+    check_work(pairs, "examine {} (dataset, neighbour) pairs")
 
 
 def _moves(ball: _Ball) -> int:
@@ -540,7 +538,7 @@ def local_sensitivity_at_distance(
     :math:`LS` by :func:`dpteach.sensitivity.local_sensitivity` with ``method="naive"``. ``"fast"`` lists each
     distinct dataset once, shell by shell (:math:`A^{(k)} = \max_{d \le k} M_d` with :math:`M_d` the largest
     :math:`LS` at distance exactly :math:`d`), and evaluates the query once per distinct dataset in numpy batches.
-    Both compare the same query values, so they agree bit for bit. Work above :data:`dpteach.sensitivity.MAX_PAIRS`
+    Both compare the same query values, so they agree bit for bit. Work above :data:`dpteach.budget.MAX_WORK`
     (dataset, neighbour) pairs raises ``ValueError``; above :data:`dpteach.sensitivity.PROGRESS_ABOVE` a bar shows.
     """
     _check_method(method)
