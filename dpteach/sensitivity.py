@@ -590,7 +590,7 @@ def _columns_of(universe: Universe, columns: Sequence[str] | None, name: str = "
         raise ValueError(f"columns {unknown} are not in the universe; it has {list(universe.keys())}")
     if not names:
         raise ValueError("columns must name at least one column")
-    return {c: as_dataset(np.asarray(universe[c]), f"universe[{c!r}]") for c in names}
+    return {c: as_dataset(universe[c], f"{name}[{c!r}]") for c in names}
 
 
 GridCell = tuple[str, int, Query, str]
