@@ -1,10 +1,12 @@
 """The one work budget every sensitivity computation runs under (notebooks 01 and 06).
 
 A computation counts its work *before* it starts, in work units: one (dataset, neighbour) pair compared by
-enumeration, or one record of a candidate dataset built and evaluated by a closed form of :mod:`dpteach.exact`.
-A count above :data:`MAX_WORK` raises ``ValueError`` at once, saying how much the call would take; nothing of it
-runs. A step with a cheaper fallback (the tie search of :func:`dpteach.exact.bounded_mean_ties`) is not refused but
-skipped above its own, smaller limit.
+enumeration, one record of a candidate dataset built and evaluated by a closed form of :mod:`dpteach.exact`, one
+candidate scored by :mod:`dpteach.spread`, or one 64-bit word of the bounded mean's tie search. A count above
+:data:`MAX_WORK` raises ``ValueError`` at once, saying how much the call would take; nothing of it runs. Steps with
+a fallback are not refused but skipped above their own, smaller limits: the tie search above
+:data:`dpteach.exact.TIE_WORDS` (the mean is then rounded up), the candidates of :mod:`dpteach.global_spread` above
+its ``MAX_CANDIDATES`` and ``UNBOUNDED_CANDIDATES`` (the variance is then enumerated, under this budget).
 
 :func:`meter` is for tests: inside it every count (refused ones too) is recorded, and the closed forms also report
 the units they then actually spend, so a test can check that what runs is what was counted.

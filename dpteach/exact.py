@@ -178,12 +178,13 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 
 import numpy as np
 
+from dpteach import budget
 from dpteach.budget import check_work, spend
 from dpteach.queries import Query, ResolvedQuery
 
@@ -250,8 +251,8 @@ def _rank(size: int, level: float) -> int:
     return math.floor((size - 1) * (level / 100))
 
 
-def _window(low: int, high: int, lowest: int, highest: int) -> set[int]:
-    return set(range(max(lowest, low), min(highest, high) + 1))
+def _window(low: int, high: int, lowest: int, highest: int) -> range:
+    return range(max(lowest, low), min(highest, high) + 1)
 
 
 def split(values: np.ndarray, size: int, s: int) -> np.ndarray:
@@ -356,7 +357,7 @@ def local_plan_records(size: int, spare_size: int, k: int, relation: str) -> int
     """How many records the release and its candidates (:func:`local_candidates`) hold together: the work units of
     :func:`local_plan`, known before any candidate is built (``spare_size`` :math:`= |U| - n`)."""
     if relation == "symmetric":
-        return size + sum(2 * (size - i + j) for i, j in _families(size, spare_size, k))
+        return size + _capped_sum(2 * (size - i + j) for i, j in _families(size, spare_size, k))
     return size + (4 * size if relation == "unbounded" else 2 * size)
 
 
@@ -379,10 +380,22 @@ def local_exact(release: np.ndarray, universe: np.ndarray, k: int, relation: str
     return run_plans(resolved, [local_plan(release, universe, k, relation, resolved.name)])[0]
 
 
-def _families(size: int, spare_size: int, k: int) -> list[tuple[int, int]]:
+def _families(size: int, spare_size: int, k: int) -> Iterator[tuple[int, int]]:
     """The symmetric families :math:`(i, j)`: :math:`i` records removed, :math:`j` added, :math:`1 \\le i + j \\le k`,
-    :math:`i \\le \\min(k, size - 1)`, :math:`j \\le` ``spare_size`` (module docstring)."""
-    return [(i, j) for i in range(min(k, size - 1) + 1) for j in range(max(0, 1 - i), min(k - i, spare_size) + 1)]
+    :math:`i \\le \\min(k, size - 1)`, :math:`j \\le` ``spare_size`` (module docstring); generated, as
+    :math:`O(k^2)` of them are counted before any is used."""
+    for i in range(min(k, size - 1) + 1):
+        yield from ((i, j) for j in range(max(0, 1 - i), min(k - i, spare_size) + 1))
+
+
+def _capped_sum(terms: Iterable[int]) -> int:
+    """The sum of ``terms``, or a partial sum once it passes the work budget (enough to refuse, and fast)."""
+    total = 0
+    for term in terms:
+        total += term
+        if total > budget.MAX_WORK:
+            break
+    return total
 
 
 PairSpec = tuple[int, int, int, int]
@@ -390,8 +403,10 @@ PairSpec = tuple[int, int, int, int]
 three relations has this form (:func:`global_pair_specs`)."""
 
 
-def global_pair_specs(universe_size: int, size: int, k: int, relation: str, query: Query) -> list[PairSpec]:
-    """The candidate pairs of :func:`global_candidates` before any is built, so their work can be counted first.
+def _pair_groups(universe_size: int, size: int, k: int, relation: str,
+                 query: Query) -> Iterator[tuple[int, int, int, Collection[int]]]:
+    """The candidate pairs of :func:`global_pair_specs` in groups ``(m, a, b, splits)`` that share the sizes of
+    their two datasets, generated (so their records can be counted before any list is built).
 
     Unbounded: ``(B, B - top_k(B))`` is ``(z[0:], z[:m - k])`` and ``(B - bottom_k(B), B)`` is ``(z[k:], z[:m])``
     for the split ``B = z`` of ``m`` records. Bounded: with ``kept`` records exchanged, the core ``C`` = the split
@@ -399,33 +414,43 @@ def global_pair_specs(universe_size: int, size: int, k: int, relation: str, quer
     kept + s)``. Symmetric: ``(z[j:], z[:m - i])`` and ``(z[i:], z[:size])`` for ``m = size + j``.
     """
     level = percentile_level(query)
-    specs: list[PairSpec] = []
     if relation == "symmetric":
         for i, j in _families(size, universe_size - size, k):
             m = size + j
             if level is None:  # sum, mean, count: the split sits at one of these ranks
-                firsts = seconds = {i, j, size, m - i}
+                firsts = seconds = sorted({i, j, size, m - i})
             else:
                 firsts = _window(_rank(m - i, level) - 2, j + _rank(size, level) + 3, 0, m)
                 seconds = _window(_rank(size, level) - 2, i + _rank(m - i, level) + 3, 0, m)
-            specs += [(m, s, j, m - i) for s in sorted(firsts)] + [(m, s, i, size) for s in sorted(seconds)]
-        return specs
+            yield m, j, m - i, firsts
+            yield m, i, size, seconds
+        return
     if relation == "unbounded":
         for m in (size, size + k):
             if level is None:
-                tops, bottoms = {k, m - k}, {k, m - k}
+                tops = bottoms = sorted({k, m - k})
             else:
                 low, high = _rank(m - k, level), _rank(m, level)
-                tops = _window(low - 2, high + 3, 0, m)
-                bottoms = _window(high - 2, low + k + 3, 0, m)
-            specs += [(m, s, 0, m - k) for s in sorted(tops)] + [(m, s, k, m) for s in sorted(bottoms)]
-        return specs
+                tops, bottoms = _window(low - 2, high + 3, 0, m), _window(high - 2, low + k + 3, 0, m)
+            yield m, 0, m - k, tops
+            yield m, k, m, bottoms
+        return
     kept = min(k, universe_size - size)
     if kept == 0:  # the release is the whole universe: its only neighbour is itself
-        return [(size, 0, 0, size)]
-    core = size - kept
-    splits = {0} if level is None else _window(_rank(size, level) - kept - 2, _rank(size, level) + 3, 0, core)
-    return [(size + kept, kept + s, kept, size) for s in sorted(splits)]
+        yield size, 0, size, [0]
+        return
+    core, rank = size - kept, _rank(size, level) if level is not None else 0
+    splits = [0] if level is None else _window(rank - kept - 2, rank + 3, 0, core)
+    yield size + kept, kept, size, [kept + s for s in splits]
+
+
+def global_pair_specs(universe_size: int, size: int, k: int, relation: str, query: Query) -> list[PairSpec]:
+    """The candidate pairs of :func:`global_candidates` (module docstring) before any is built, their records
+    counted against the work budget first (:func:`dpteach.budget.check_work`): one ``(m, s, a, b)`` per pair."""
+    check_work(_capped_sum(len(splits) * (m - a + b) for m, a, b, splits in
+                           _pair_groups(universe_size, size, k, relation, query)), _CANDIDATE_WORK)
+    return [(m, s, a, b) for m, a, b, splits in _pair_groups(universe_size, size, k, relation, query)
+            for s in splits]
 
 
 def _fraction(size: int, level: float) -> tuple[int, float]:
@@ -493,8 +518,7 @@ def global_candidates(
 
 
 def _built(universe: np.ndarray, specs: list[PairSpec]) -> list[tuple[np.ndarray, np.ndarray]]:
-    """The pairs of ``specs``, their records counted against the work budget before any is built."""
-    check_work(sum(m - a + b for m, _, a, b in specs), _CANDIDATE_WORK)
+    """The pairs of ``specs`` (already counted by :func:`global_pair_specs`)."""
     pairs = []
     for m, s, a, b in specs:
         z = split(universe, m, s)

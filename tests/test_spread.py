@@ -225,9 +225,9 @@ def test_local_enumeration_and_closed_form_budgets(monkeypatch) -> None:
     universe = np.arange(40.0)
     with pytest.raises(ValueError, match=r"would compare [\d,]+ or more .*pairs"):
         dpteach.local_sensitivity(universe[:20], universe, "var", k=10, relation="bounded", method="enumerate")
-    monkeypatch.setattr(spread, "MAX_CANDIDATES", 100)
+    monkeypatch.setattr(budget, "MAX_WORK", 100)
     expected = spread.candidate_count(20, 20, 10, "bounded")
-    with pytest.raises(ValueError, match=f"would score {expected:,} candidate datasets"):
+    with pytest.raises(ValueError, match=f"would score {expected:,} or more candidate datasets"):
         dpteach.local_sensitivity(universe[:20], universe, "var", k=10, relation="bounded")
 
 
