@@ -106,8 +106,9 @@ likewise) *enumeration's value*: the sensitivity of the query as numpy computes 
 
 It does **not** promise to be at least the real-arithmetic sensitivity :math:`T` of the exact query. Where it equals
 enumeration's value it can be below :math:`T`, because numpy rounds the query values themselves: with
-:math:`A = 2^{50}`, the bounded global ``percentile_0.0001`` of :math:`\{A, A, A + 1\}` at :math:`n = 2` is 0 for every
-method (both releases' percentiles round to :math:`A`), while :math:`T = 10^{-6}`. No privacy is lost by this: the
+:math:`A = 2^{50}`, enumeration's bounded global ``percentile_0.0001`` of :math:`\{A, A, A + 1\}` at :math:`n = 2`
+is 0 (both releases' percentiles round to :math:`A`), while :math:`T = 10^{-6}` (the closed form, which cannot
+certify its ranking there, rounds up to 4: see below). No privacy is lost by this: the
 released number is :math:`\hat f`, and its sensitivity is enumeration's value. (The rounded-up values of
 :func:`round_up` happen to cover :math:`T` as well; the proof below shows both.)
 
@@ -117,16 +118,27 @@ in each order statistic it interpolates from, even in floating point: raising :m
 numpy's ``a + (b - a) t`` (:math:`t < 1/2`) raises the exact sum by :math:`\delta (1 - t) > \delta/2` while the two
 roundings of :math:`(b - a) t` (below :math:`2^{52}`, so within :math:`1/4` each) move it by at most :math:`1/2`;
 ``b - (b - a)(1 - t)`` (:math:`t \ge 1/2`) is the mirror image. So every dominance argument above carries over to
-the floats, and the local closed forms, the sum, the count and the bounded percentiles return enumeration's value.
-Two global cases need more. The bounded mean ties (below). And under unbounded and symmetric neighbours a rank can
-carry weight :math:`1 - t` in one percentile and :math:`t'` in the other; when the net weight
-:math:`c = (1 - t) - t'` is larger in size than the rounding noise (:math:`16 \hat E`, :func:`value_error`), moving
-that record by :math:`\delta \ge 1` moves the float gap the same way as the exact one and the split argument holds;
-when it is not (e.g. ``percentile_90``, :math:`k = 2`, :math:`m = 12`: :math:`t = 0.9`, :math:`t' = 0.1`), all
-records at that rank tie in exact arithmetic and numpy rounds them differently, so :func:`global_plan` rounds the
-gap up (``force``), unless both percentiles interpolate exactly (:math:`t = j/2^e` with
-:math:`2A \cdot 2^e \le 2^{53}`: then every float gap is the rounded exact gap and ties round alike). The tests
-check ``==`` against enumeration on whole numbers (small and wide ranges) and ``>=`` everywhere.
+the floats, and the local closed forms, the global sum and count return enumeration's value.
+Global pairs need more where a rank is used by *both* query values of a pair (:func:`tied_pairs`). Its net weight
+:math:`c` (its weight in :math:`\hat f(y)` less its weight in :math:`\hat f(y')`) decides which way moving that record
+moves the gap. When :math:`|c|` exceeds the rounding noise (:math:`16 \hat E`, :func:`value_error`; for a percentile
+also :math:`8um`, the error of numpy's fraction), moving the record by :math:`\delta \ge 1` moves the float gap the
+same way as the exact one, and the split argument holds. Otherwise the records at that rank tie, or nearly, and numpy
+may round them apart; :func:`global_plan` then rounds the gap up (``force``) if such a pair comes within the noise of
+the largest gap. Three kinds occur:
+
+* the mean, on pairs that *exchange* records (:math:`c = 0`: the bounded relation, and the symmetric families with
+  :math:`i = j`, which are bounded pairs): the tie search of *Ties of the bounded mean* finds enumeration's value
+  for all of them, and only if it cannot is the gap rounded up;
+* the mean under unbounded and symmetric neighbours, :math:`c = 1/(m - a) - 1/b \ne 0` but below the noise for very
+  large datasets;
+* a percentile whose rank carries :math:`1 - t` in one value and :math:`t'` in the other, e.g. ``percentile_90``,
+  :math:`k = 2`, :math:`m = 12`: :math:`t = 0.9`, :math:`t' = 0.1`, :math:`c = 0`; or any :math:`c` below the noise
+  for values near :math:`2^{50}`. Not when both percentiles interpolate exactly (:math:`t = j/2^e` with
+  :math:`2A \cdot 2^e \le 2^{53}`): then every float gap is the rounded exact gap and ties round alike.
+
+The tests check ``>=`` against enumeration everywhere, and ``==`` on whole numbers (small and wide ranges) except
+where one of these pairs may round up.
 
 *Fractional values.* Candidates that tie with the optimum in exact arithmetic may round differently, so the
 candidate's rounded gap :math:`d` can sit an ulp *below* enumeration's. :func:`round_up` returns

@@ -8,7 +8,8 @@ multiset :math:`U` and the neighbour relation of :mod:`dpteach.neighbours`:
     LS_k(x) = \\max_{x' \\sim_k x} |f(x) - f(x')|, \\qquad
     GS_k = \\max_{x \\subseteq U,\\ |x| = n} LS_k(x).
 
-Three methods give the same numbers:
+Three methods; ``naive`` and ``enumerate`` give the same numbers, and ``fast`` gives them too wherever it can
+certify that, else a value rounded up from them (the rounding promise of :mod:`dpteach.exact`):
 
 * ``method="naive"`` mirrors the blog: releases and neighbours from ``itertools.combinations`` over
   positions, one L1 norm per (release, neighbour) pair. Readable, and the benchmark baseline.
@@ -48,8 +49,6 @@ Before enumerating, both enumerating methods count the work. Above :data:`PROGRE
 progress; above :data:`dpteach.budget.MAX_WORK` a ``ValueError`` says how many pairs the call would take. The closed
 forms count theirs under the same budget (:mod:`dpteach.budget`).
 
-Rounding: every method returns at least enumeration's floating-point value, and equal to it where certified; the
-promise is stated once, in :mod:`dpteach.exact` (*The rounding promise*).
 """
 
 from __future__ import annotations

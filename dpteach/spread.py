@@ -46,8 +46,8 @@ scored in :math:`O(1)` from prefix sums of the values and their squares, after s
 plus the candidates, one work unit each under the budget of :mod:`dpteach.budget`; a larger call raises
 ``ValueError`` at once.
 
-**Floating point.** Enumeration reports the largest *rounded* gap between numpy's ``np.var`` (or ``np.std``)
-values. Two cases:
+**Floating point** (the rounding promise of :mod:`dpteach.exact`, for these closed forms). Enumeration reports the
+largest *rounded* gap between numpy's ``np.var`` (or ``np.std``) values. Two cases:
 
 * *Certified* (whole numbers, few candidates): then every variance is a fraction with denominator
   :math:`m^2`, so a dataset that is not an extreme of its side has a gap at least :math:`\delta = 1/M^4` below
