@@ -346,7 +346,8 @@ def local_sensitivities(
 
     Its maximum is the global sensitivity: that is the definition of :math:`GS_k`, and a test checks it. Where
     the global sensitivity is enumerated (``var``, ``std``, callables) the local ones are too, so both are the
-    same rounded numbers (the local closed forms of :mod:`dpteach.spread` may round up off whole numbers).
+    same rounded numbers (the local closed forms of :mod:`dpteach.spread` may round up off whole numbers). Listing
+    the releases counts against the work budget (one unit per record), and so does each local sensitivity.
     """
     resolve_query(query)
     check_relation(relation)
@@ -355,6 +356,7 @@ def local_sensitivities(
     k = _check_distance(k, size, universe_data.size, relation)
     check_exact_sums(universe_data, _largest_dataset(size, k, relation, universe_data.size), "universe")
     values, capacity = distinct_counts(universe_data)
+    check_work(_count(capacity, size) * size, "list {} records of releases (every distinct release)")
     releases = sorted(as_tuple(row) for row in counts_to_rows(values, submultisets(capacity, size)))
     method = "fast" if has_closed_form(query) else "enumerate"
     local = [local_sensitivity(r, universe_data, query, k=k, relation=relation, method=method) for r in releases]

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import dpteach
-from dpteach import budget
+from dpteach import budget, sensitivity
 
 QUERIES = [*dpteach.QUERIES, "percentile_0.0001", "percentile_99.9"]
 RELATIONS = ["unbounded", "bounded", "symmetric"]
@@ -98,3 +98,9 @@ def test_symmetric_closed_form_with_large_k_is_refused_not_run() -> None:
                                                    relation="symmetric")):
         value, meter = _metered(call)
         assert value is None and meter.spent == 0
+
+
+def test_listing_every_release_is_counted_first() -> None:
+    """local_sensitivities lists every distinct release (C(60, 30) = 1.2e17 of them here): refused at once."""
+    value, meter = _metered(lambda: sensitivity.local_sensitivities(list(range(60)), 30, "mean"))
+    assert value is None and meter.spent == 0
