@@ -1,8 +1,9 @@
 """The one work budget every sensitivity computation runs under (notebooks 01 and 06).
 
 A computation counts its work *before* it starts, in work units: one (dataset, neighbour) pair compared by
-enumeration, one record of a candidate dataset built and evaluated by a closed form of :mod:`dpteach.exact`, one
-candidate scored by :mod:`dpteach.spread`, or one 64-bit word of the bounded mean's tie search. A count above
+enumeration, one record of a candidate dataset built and evaluated by a closed form of :mod:`dpteach.exact` (or of a
+release listed by :func:`dpteach.sensitivity.local_sensitivities`), one candidate scored by :mod:`dpteach.spread`, or
+one 64-bit word of the bounded mean's tie search. A count above
 :data:`MAX_WORK` raises ``ValueError`` at once, saying how much the call would take; nothing of it runs. Steps with
 a fallback are not refused but skipped above their own, smaller limits: the tie search above
 :data:`dpteach.exact.TIE_WORDS` (the mean is then rounded up), the candidates of :mod:`dpteach.global_spread` above
