@@ -37,7 +37,7 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 import dpteach  # noqa: E402
-from dpteach import spread  # noqa: E402
+from dpteach import budget, spread  # noqa: E402
 from dpteach.datasets import BLOG_FIGURES  # noqa: E402
 from dpteach.smooth import _log_scores, _padded_sorted, laplace_beta, smooth_sensitivity_median  # noqa: E402
 
@@ -151,9 +151,9 @@ def spread_scaling(sizes: list[int], k: int, repeats: int, records: list[dict]) 
         release = rng.permutation(universe)[: size // 2]
         for relation in ("unbounded", "bounded", "symmetric"):
             work = spread.candidate_count(size // 2, size - size // 2, k, relation)
-            if work > spread.MAX_CANDIDATES:
+            if work > budget.MAX_WORK:
                 rows.append(Row(f"local var/std, {relation}, |U| = {size:,}, k = {k}", "—", None, math.nan,
-                                f"refused: {work:,} candidates > limit {spread.MAX_CANDIDATES:,}"))
+                                f"refused: {work:,} candidates > limit {budget.MAX_WORK:,}"))
                 continue
             slowest = 0.0
             for query in ("var", "std"):

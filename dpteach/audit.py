@@ -77,6 +77,7 @@ from dpteach.ptr import (
     ptr_threshold,
 )
 from dpteach.queries import check_data, check_int
+from dpteach.saa import _answers as saa_answers
 from dpteach.saa import contiguous_layout
 from dpteach.sensitivity import global_sensitivity, local_sensitivity
 from dpteach.smooth import laplace_beta, smooth_sensitivity_median
@@ -510,7 +511,7 @@ def saa_batch(
     def center(data: np.ndarray) -> float:
         values = np.sort(data) if order == "sorted" else data
         size, count = contiguous_layout(values.size, n_chunks)
-        return float(np.clip([f(values[i * size:(i + 1) * size]) for i in range(count)], lower, upper).mean())
+        return float(saa_answers([values[i * size:(i + 1) * size] for i in range(count)], f, lower, upper).mean())
 
     def scale(data: np.ndarray) -> float:
         formed = contiguous_layout(data.size, n_chunks)[1]

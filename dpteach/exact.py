@@ -90,20 +90,61 @@ datasets it compares, and the difference of two such values is again of that for
   fractional parts ordered as in the unbounded case when the floors agree. So by (D2) the best :math:`z` is a
   split of :math:`U` with :math:`s` in a window of :math:`O(k)` ranks, for each of the :math:`O(k^2)` families.
 
-**Floating point.** Enumeration compares the floats :math:`\hat f(x)` and :math:`\hat f(x')` computed by numpy
-on sorted datasets; so do we, on the candidates. Sum and mean are monotone in every position even in floating
-point (numpy adds the sorted row with a fixed tree of correctly rounded additions), so a dominance argument
-carries over bit for bit. The arguments over splits are exact-arithmetic arguments: where other pairs tie with
-the optimum in exact arithmetic they may round differently, and on non-integer data the candidate's rounded gap
-can sit an ulp *below* enumeration's. A sensitivity calibrates noise, so it must never be below the truth:
+**The rounding promise** (stated here once for the whole package; :mod:`dpteach.sensitivity`,
+:mod:`dpteach.spread` and :mod:`dpteach.global_spread` refer to it). A query value is a float: :math:`\hat f(y)`,
+what numpy computes on the sorted dataset :math:`y`, and what a mechanism adds noise to. Call
+:math:`\widehat{GS}_k = \max \mathrm{fl}(|\hat f(y) - \hat f(y')|)` over neighbour pairs (and :math:`\widehat{LS}_k`
+likewise) *enumeration's value*: the sensitivity of the query as numpy computes it, which ``method="enumerate"`` and
+``method="naive"`` return. Then every sensitivity that :func:`dpteach.global_sensitivity`,
+:func:`dpteach.local_sensitivity` and :func:`dpteach.sensitivity_grid` return, with any method and relation,
 
-* On integer-valued data (the blog's and the benchmark's) the gap is returned as computed; there the sums are
-  exact (:func:`dpteach.queries.check_exact_sums`) and the tests check ``==`` against enumeration. One case
-  needs more: the bounded *global mean* (*Ties of the bounded mean*, below).
-* Otherwise :func:`round_up` returns :math:`R = \mathrm{fl}(d + 8(\hat E + u d))` rounded one more ulp up,
-  where :math:`d \ge 0` is the computed gap, :math:`u = 2^{-53}` and :math:`\hat E` bounds the error of one
-  query value (:func:`value_error`). Then :math:`R` is at least both enumeration's value and the
-  real-arithmetic sensitivity :math:`T` (percentiles taken at numpy's interpolation fraction).
+* is **never below** enumeration's value, and
+* **equals** it wherever the path certifies that: the closed forms of this module on whole-number universes (below),
+  the bounded mean through its tie search (*Ties of the bounded mean*), and the certified cases of
+  :mod:`dpteach.spread` and :mod:`dpteach.global_spread`. Everywhere else it is rounded up, by at most the slack the
+  module states (:func:`round_up` here).
+
+It does **not** promise to be at least the real-arithmetic sensitivity :math:`T` of the exact query. Where it equals
+enumeration's value it can be below :math:`T`, because numpy rounds the query values themselves: with
+:math:`A = 2^{50}`, enumeration's bounded global ``percentile_0.0001`` of :math:`\{A, A, A + 1\}` at :math:`n = 2`
+is 0 (both releases' percentiles round to :math:`A`), while :math:`T = 10^{-6}` (the closed form, which cannot
+certify its ranking there, rounds up to 4: see below). No privacy is lost by this: the
+released number is :math:`\hat f`, and its sensitivity is enumeration's value. (The rounded-up values of
+:func:`round_up` happen to cover :math:`T` as well; the proof below shows both.)
+
+*Whole numbers.* The sums are exact (:func:`dpteach.queries.check_exact_sums`), so the sum and the count are exact,
+a mean is :math:`\mathrm{fl}(S/m)`, non-decreasing in the exact sum :math:`S`, and a percentile is non-decreasing
+in each order statistic it interpolates from, even in floating point: raising :math:`a` by :math:`\delta \ge 1` in
+numpy's ``a + (b - a) t`` (:math:`t < 1/2`) raises the exact sum by :math:`\delta (1 - t) > \delta/2` while the two
+roundings of :math:`(b - a) t` (below :math:`2^{52}`, so within :math:`1/4` each) move it by at most :math:`1/2`;
+``b - (b - a)(1 - t)`` (:math:`t \ge 1/2`) is the mirror image. So every dominance argument above carries over to
+the floats, and the local closed forms, the global sum and count return enumeration's value.
+Global pairs need more where a rank is used by *both* query values of a pair (:func:`tied_pairs`). Its net weight
+:math:`c` (its weight in :math:`\hat f(y)` less its weight in :math:`\hat f(y')`) decides which way moving that record
+moves the gap. When :math:`|c|` exceeds the rounding noise (:math:`16 \hat E`, :func:`value_error`; for a percentile
+also :math:`8um`, the error of numpy's fraction), moving the record by :math:`\delta \ge 1` moves the float gap the
+same way as the exact one, and the split argument holds. Otherwise the records at that rank tie, or nearly, and numpy
+may round them apart; :func:`global_plan` then rounds the gap up (``force``) if such a pair comes within the noise of
+the largest gap. Three kinds occur:
+
+* the mean, on pairs that *exchange* records (:math:`c = 0`: the bounded relation, and the symmetric families with
+  :math:`i = j`, which are bounded pairs): the tie search of *Ties of the bounded mean* finds enumeration's value
+  for all of them, and only if it cannot is the gap rounded up;
+* the mean under unbounded and symmetric neighbours, :math:`c = 1/(m - a) - 1/b \ne 0` but below the noise for very
+  large datasets;
+* a percentile whose rank carries :math:`1 - t` in one value and :math:`t'` in the other, e.g. ``percentile_90``,
+  :math:`k = 2`, :math:`m = 12`: :math:`t = 0.9`, :math:`t' = 0.1`, :math:`c = 0`; or any :math:`c` below the noise
+  for values near :math:`2^{50}`. Not when both percentiles interpolate exactly (:math:`t = j/2^e` with
+  :math:`2A \cdot 2^e \le 2^{53}`): then every float gap is the rounded exact gap and ties round alike.
+
+The tests check ``>=`` against enumeration everywhere, and ``==`` on whole numbers (small and wide ranges) except
+where one of these pairs may round up.
+
+*Fractional values.* Candidates that tie with the optimum in exact arithmetic may round differently, so the
+candidate's rounded gap :math:`d` can sit an ulp *below* enumeration's. :func:`round_up` returns
+:math:`R = \mathrm{fl}(d + 8(\hat E + u d))` rounded one more ulp up, where :math:`d \ge 0` is the computed gap,
+:math:`u = 2^{-53}` and :math:`\hat E` bounds the error of one query value (:func:`value_error`). Then :math:`R` is
+at least both enumeration's value and :math:`T` (percentiles taken at numpy's interpolation fraction).
 
 *Proof.* Let :math:`A = \max |U|` and :math:`M` the most records a compared dataset holds, and
 :math:`\gamma_j = ju/(1 - ju)`. Every computed value satisfies :math:`|\hat f(y) - f(y)| \le E` with
@@ -134,10 +175,12 @@ mean is one rounding of an exact sum, error :math:`\le uA`). A pair attains :mat
 equality only so), with any core :math:`C` of :math:`n - j` records of :math:`U - a - a'`. Its gap depends on
 the core only through its sum :math:`\sigma`, so enumeration's value is
 :math:`\max_{j, \sigma} \mathrm{fl}(\mathrm{fl}((\sigma + \sum a)/n) - \mathrm{fl}((\sigma + \sum a')/n))` over
-the achievable core sums, found by a bitset recursion over (records used, sum): pseudo-polynomial, used when it
-holds at most :data:`TIE_BITS` bits of work. Otherwise (large values or sums, or fractional data) the closed form
-is rounded up like any other (:func:`round_up` with ``force=True``): never below enumeration, and above it by at
-most the slack stated there.
+the achievable core sums. These come from a bitset recursion over (records used, sum), read out in one pass over
+its bytes: pseudo-polynomial, :math:`|M| (c + 1) \lceil W/64 \rceil` work units for :math:`|M|` middle values,
+:math:`c` core records and sums spanning :math:`W`, counted before it runs and used when at most :data:`TIE_WORDS`
+(the seven-value universe of issue 26, values near :math:`10^6`, takes about 676,000). Otherwise (large values or
+sums, or fractional data) the closed form is rounded up like any other (:func:`round_up` with ``force=True``):
+never below enumeration, and above it by at most the slack stated there.
 
 Variance, standard deviation and callable queries are not monotone: their global sensitivities are left to
 enumeration; :mod:`dpteach.spread` gives the local sensitivity of ``var`` and ``std``.
@@ -145,17 +188,23 @@ enumeration; :mod:`dpteach.spread` gives the local sensitivity of ``var`` and ``
 
 from __future__ import annotations
 
+import itertools
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 
 import numpy as np
 
+from dpteach import budget
+from dpteach.budget import check_work, spend
 from dpteach.queries import Query, ResolvedQuery
 
 _CHUNK_CELLS = 4_000_000
-TIE_BITS = 50_000_000
+_CANDIDATE_WORK = "evaluate {} records of candidate datasets"
+TIE_WORDS = 2_000_000
+"""Work units (64-bit words of bitset) the tie search of :func:`bounded_mean_ties` may take; above it the bounded
+mean is rounded up instead (module docstring)."""
 
 
 def percentile_level(query: Query) -> float | None:
@@ -214,8 +263,8 @@ def _rank(size: int, level: float) -> int:
     return math.floor((size - 1) * (level / 100))
 
 
-def _window(low: int, high: int, lowest: int, highest: int) -> set[int]:
-    return set(range(max(lowest, low), min(highest, high) + 1))
+def _window(low: int, high: int, lowest: int, highest: int) -> range:
+    return range(max(lowest, low), min(highest, high) + 1)
 
 
 def split(values: np.ndarray, size: int, s: int) -> np.ndarray:
@@ -228,6 +277,7 @@ def _evaluate(resolved: ResolvedQuery, rows: list[np.ndarray]) -> np.ndarray:
     row functions along ``axis=1`` give each row the same bits in any batch)."""
     out = np.empty(len(rows))
     sizes = np.array([row.size for row in rows], dtype=np.int64)
+    spend(int(sizes.sum()))
     for size in np.unique(sizes).tolist():
         index = np.flatnonzero(sizes == size).tolist()
         step = max(1, _CHUNK_CELLS // max(1, size))
@@ -303,7 +353,7 @@ def local_candidates(release: np.ndarray, universe: np.ndarray, k: int, relation
     """
     n, others = release.size, spare(release, universe)
     if relation == "symmetric":
-        families = [(i, j) for i in range(min(k, n - 1) + 1) for j in range(max(0, 1 - i), min(k - i, others.size) + 1)]
+        families = _families(n, others.size, k)
         return [np.sort(np.concatenate(parts), kind="stable") for i, j in families
                 for parts in ((release[: n - i], others[:j]), (release[i:], others[others.size - j:]))]
     if relation == "unbounded":
@@ -315,10 +365,19 @@ def local_candidates(release: np.ndarray, universe: np.ndarray, k: int, relation
             np.sort(np.concatenate([release, others[others.size - j:]]), kind="stable")[j:]]
 
 
+def local_plan_records(size: int, spare_size: int, k: int, relation: str) -> int:
+    """How many records the release and its candidates (:func:`local_candidates`) hold together: the work units of
+    :func:`local_plan`, known before any candidate is built (``spare_size`` :math:`= |U| - n`)."""
+    if relation == "symmetric":
+        return size + _capped_sum(2 * (size - i + j) for i, j in _families(size, spare_size, k))
+    return size + (4 * size if relation == "unbounded" else 2 * size)
+
+
 def local_plan(release: np.ndarray, universe: np.ndarray, k: int, relation: str, query: Query) -> Plan:
     """:math:`LS_k(x)` for a monotone query from :func:`local_candidates`, as
     :math:`\\max(f(x) - \\min f(x'), \\max f(x') - f(x))` over the candidates."""
     largest = _largest(release.size, k, relation, universe.size)
+    check_work(local_plan_records(release.size, universe.size - release.size, k, relation), _CANDIDATE_WORK)
 
     def finish(values: np.ndarray) -> float:
         f_release, *f_neighbours = values
@@ -333,134 +392,232 @@ def local_exact(release: np.ndarray, universe: np.ndarray, k: int, relation: str
     return run_plans(resolved, [local_plan(release, universe, k, relation, resolved.name)])[0]
 
 
+def _families(size: int, spare_size: int, k: int) -> Iterator[tuple[int, int]]:
+    """The symmetric families :math:`(i, j)`: :math:`i` records removed, :math:`j` added, :math:`1 \\le i + j \\le k`,
+    :math:`i \\le \\min(k, size - 1)`, :math:`j \\le` ``spare_size`` (module docstring); generated, as
+    :math:`O(k^2)` of them are counted before any is used."""
+    for i in range(min(k, size - 1) + 1):
+        yield from ((i, j) for j in range(max(0, 1 - i), min(k - i, spare_size) + 1))
+
+
+def _capped_sum(terms: Iterable[int]) -> int:
+    """The sum of ``terms``, or a partial sum once it passes the work budget (enough to refuse, and fast)."""
+    total = 0
+    for term in terms:
+        total += term
+        if total > budget.MAX_WORK:
+            break
+    return total
+
+
+PairSpec = tuple[int, int, int, int]
+"""``(m, s, a, b)``: the pair ``(z[a:], z[:b])`` with ``z = split(universe, m, s)``. Every candidate pair of the
+three relations has this form (:func:`global_pair_specs`)."""
+
+
+def _pair_groups(universe_size: int, size: int, k: int, relation: str,
+                 query: Query) -> Iterator[tuple[int, int, int, Collection[int]]]:
+    """The candidate pairs of :func:`global_pair_specs` in groups ``(m, a, b, splits)`` that share the sizes of
+    their two datasets, generated (so their records can be counted before any list is built).
+
+    Unbounded: ``(B, B - top_k(B))`` is ``(z[0:], z[:m - k])`` and ``(B - bottom_k(B), B)`` is ``(z[k:], z[:m])``
+    for the split ``B = z`` of ``m`` records. Bounded: with ``kept`` records exchanged, the core ``C`` = the split
+    of the middle at ``s`` gives ``(C + top, bottom + C) = (z[kept:], z[:size])`` for ``z = split(U, size + kept,
+    kept + s)``. Symmetric: ``(z[j:], z[:m - i])`` and ``(z[i:], z[:size])`` for ``m = size + j``.
+    """
+    level = percentile_level(query)
+    if relation == "symmetric":
+        for i, j in _families(size, universe_size - size, k):
+            m = size + j
+            if level is None:  # sum, mean, count: the split sits at one of these ranks
+                firsts = seconds = sorted({i, j, size, m - i})
+            else:
+                firsts = _window(_rank(m - i, level) - 2, j + _rank(size, level) + 3, 0, m)
+                seconds = _window(_rank(size, level) - 2, i + _rank(m - i, level) + 3, 0, m)
+            yield m, j, m - i, firsts
+            yield m, i, size, seconds
+        return
+    if relation == "unbounded":
+        for m in (size, size + k):
+            if level is None:
+                tops = bottoms = sorted({k, m - k})
+            else:
+                low, high = _rank(m - k, level), _rank(m, level)
+                tops, bottoms = _window(low - 2, high + 3, 0, m), _window(high - 2, low + k + 3, 0, m)
+            yield m, 0, m - k, tops
+            yield m, k, m, bottoms
+        return
+    kept = min(k, universe_size - size)
+    if kept == 0:  # the release is the whole universe: its only neighbour is itself
+        yield size, 0, size, [0]
+        return
+    core, rank = size - kept, _rank(size, level) if level is not None else 0
+    splits = [0] if level is None else _window(rank - kept - 2, rank + 3, 0, core)
+    yield size + kept, kept, size, [kept + s for s in splits]
+
+
+def global_pair_specs(universe_size: int, size: int, k: int, relation: str, query: Query) -> list[PairSpec]:
+    """The candidate pairs of :func:`global_candidates` (module docstring) before any is built, their records
+    counted against the work budget first (:func:`dpteach.budget.check_work`): one ``(m, s, a, b)`` per pair."""
+    check_work(_capped_sum(len(splits) * (m - a + b) for m, a, b, splits in
+                           _pair_groups(universe_size, size, k, relation, query)), _CANDIDATE_WORK)
+    return [(m, s, a, b) for m, a, b, splits in _pair_groups(universe_size, size, k, relation, query)
+            for s in splits]
+
+
+def _fraction(size: int, level: float) -> tuple[int, float]:
+    """numpy's virtual index :math:`(n - 1) q` of a percentile of ``size`` records (``q = level / 100``), split into
+    its floor and the fraction :math:`t` it interpolates with, in the same double operations as numpy's default
+    (linear) method."""
+    index = (size - 1) * (level / 100)
+    low = math.floor(index)
+    return low, index - low
+
+
+def _rank_weights(size: int, level: float, offset: int) -> dict[int, float]:
+    """The ranks (in a larger sorted dataset, ``offset`` ranks below this one's) a percentile of ``size`` records
+    interpolates from, with their weights :math:`1 - t` and :math:`t` (zero weights left out)."""
+    low, fraction = _fraction(size, level)
+    weights = {offset + low: 1 - fraction, offset + low + 1: fraction}
+    return {rank: weight for rank, weight in weights.items() if weight > 0 and rank < offset + size}
+
+
+def _interpolates_exactly(size: int, level: float, top: float) -> bool:
+    """Whether numpy's percentile of every ``size``-record dataset of whole numbers at most ``top`` in magnitude is
+    exact: :math:`t = j/2^e` makes :math:`a + (b - a)t` (or :math:`b - (b - a)(1 - t)`) a multiple of
+    :math:`2^{-e}` below :math:`2A`, exact when :math:`2A \\cdot 2^e \\le 2^{53}`."""
+    return 2 * top * _fraction(size, level)[1].as_integer_ratio()[1] <= 2.0**53
+
+
+def _net_weights(m: int, a: int, b: int, query: Query) -> list[float]:
+    """The net weights :math:`c` of the ranks that both query values of the pair ``(z[a:], z[:b])`` use (their
+    weight in :math:`\\hat f(z[a:])` less their weight in :math:`\\hat f(z[:b])`), for the mean and percentiles."""
+    level = percentile_level(query)
+    if level is None:  # exact ties (m - a == b) exchange records: global_plan treats them apart
+        return [1 / (m - a) - 1 / b] if a < b and m - a != b else []
+    positive, negative = _rank_weights(m - a, level, a), _rank_weights(b, level, 0)
+    return [positive[r] - negative[r] for r in positive.keys() & negative.keys()]
+
+
+def tied_pairs(specs: list[PairSpec], query: Query, universe: np.ndarray, noise: float) -> np.ndarray:
+    """For each candidate pair: whether a rank both its query values use has a net weight :math:`c` within
+    ``noise`` of 0 (for a percentile also within the error :math:`8um` of numpy's fractions) while one of them may
+    round, so that records at that rank may tie in exact arithmetic and not in floating point (module docstring,
+    *The rounding promise*). Only the mean and percentiles can tie so."""
+    level = percentile_level(query)
+    if query != "mean" and level is None:
+        return np.zeros(len(specs), dtype=bool)
+    top = float(np.abs(universe).max())
+
+    def tie(m: int, a: int, b: int) -> bool:
+        margin = noise if level is None else noise + 8 * 2.0**-53 * m
+        rounds = level is None or not (_interpolates_exactly(m - a, level, top)
+                                       and _interpolates_exactly(b, level, top))
+        same = a == 0 and b == m  # a dataset paired with itself: its gap is an exact 0
+        return rounds and not same and any(abs(c) <= margin for c in _net_weights(m, a, b, query))
+
+    return np.array([tie(m, a, b) for m, _, a, b in specs], dtype=bool)
+
+
 def global_candidates(
     universe: np.ndarray, size: int, k: int, relation: str, query: Query
 ) -> list[tuple[np.ndarray, np.ndarray]]:
     """Pairs ``(y, y')`` of datasets, neighbours at distance ``k``, among which :math:`f(y) - f(y')` is
-    largest (module docstring). Each pair is listed once per direction that can be worst.
+    largest (module docstring). Each pair is listed once per direction that can be worst. The records they hold
+    are counted against the work budget first (:func:`dpteach.budget.check_work`).
     """
-    level = percentile_level(query)
-    total = universe.size
-    pairs: list[tuple[np.ndarray, np.ndarray]] = []
-    if relation == "symmetric":
-        return _symmetric_global_candidates(universe, size, k, level)
-    if relation == "unbounded":
-        for m in (size, size + k):
-            if level is None:
-                tops, bottoms = {k, m - k}, {k, m - k}
-            else:
-                low, high = _rank(m - k, level), _rank(m, level)
-                tops = _window(low - 2, high + 3, 0, m)
-                bottoms = _window(high - 2, low + k + 3, 0, m)
-            for s in sorted(tops | bottoms):
-                whole = split(universe, m, s)
-                if s in tops:  # f(B) - f(B - top_k(B))
-                    pairs.append((whole, whole[: m - k]))
-                if s in bottoms:  # f(B - bottom_k(B)) - f(B)
-                    pairs.append((whole[k:], whole))
-        return pairs
-    kept = min(k, total - size)
-    if kept == 0:  # the release is the whole universe: its only neighbour is itself
-        return [(universe, universe)]
-    bottom, top, middle = universe[:kept], universe[total - kept:], universe[kept: total - kept]
-    core = size - kept
-    if level is None:
-        splits = {0}
-    else:
-        rank = _rank(size, level)
-        splits = _window(rank - kept - 2, rank + 3, 0, core)
-    for s in sorted(splits):
-        shared = split(middle, core, s)
-        pairs.append((np.concatenate([shared, top]), np.concatenate([bottom, shared])))
-    return pairs
+    return _built(universe, global_pair_specs(universe.size, size, k, relation, query))
 
 
-def _symmetric_global_candidates(
-    universe: np.ndarray, size: int, k: int, level: float | None
-) -> list[tuple[np.ndarray, np.ndarray]]:
-    """Symmetric pairs (module docstring): for each family ``(i, j)`` and split ``z`` of ``m = size + j``
-    records, ``(top_n(z), bottom_{m-i}(z))`` and ``(top_{m-i}(z), bottom_n(z))``."""
-    pairs: list[tuple[np.ndarray, np.ndarray]] = []
-    families = [(i, j) for i in range(min(k, size - 1) + 1)
-                for j in range(max(0, 1 - i), min(k - i, universe.size - size) + 1)]
-    for i, j in families:
-        m = size + j
-        if level is None:  # sum, mean, count: the split sits at one of these ranks
-            firsts = seconds = {i, j, size, m - i}
-        else:
-            firsts = _window(_rank(m - i, level) - 2, j + _rank(size, level) + 3, 0, m)
-            seconds = _window(_rank(size, level) - 2, i + _rank(m - i, level) + 3, 0, m)
-        for s in sorted(firsts):
-            z = split(universe, m, s)
-            pairs.append((z[j:], z[: m - i]))
-        for s in sorted(seconds):
-            z = split(universe, m, s)
-            pairs.append((z[i:], z[:size]))
+def _built(universe: np.ndarray, specs: list[PairSpec]) -> list[tuple[np.ndarray, np.ndarray]]:
+    """The pairs of ``specs`` (already counted by :func:`global_pair_specs`)."""
+    pairs = []
+    for m, s, a, b in specs:
+        z = split(universe, m, s)
+        pairs.append((z[a:], z[:b]))
     return pairs
 
 
 def bounded_mean_ties(universe: np.ndarray, size: int, k: int) -> float | None:
     """Enumeration's value of the bounded global mean on whole numbers (module docstring, *Ties of the bounded
-    mean*), or ``None`` when the rounding argument or the work limit :data:`TIE_BITS` does not allow it."""
+    mean*), or ``None`` when the rounding argument does not apply or the sum search would take more than
+    :data:`TIE_WORDS` work units."""
     total, kept = universe.size, min(k, universe.size - size)
     if kept == 0:  # the release is the whole universe: its only neighbour is itself
         return 0.0
     if not _whole(universe):
         return None
     values = [int(v) for v in universe.tolist()]
+    lows = list(itertools.accumulate(values, initial=0))  # lows[j]: sum of the j smallest
+    highs = list(itertools.accumulate(reversed(values), initial=0))  # highs[j]: sum of the j largest
     top, unit = max(abs(values[0]), abs(values[-1])), Fraction(1, 2**53)
-    widest = sum(values[total - kept:]) - sum(values[:kept])
+    widest = highs[kept] - lows[kept]
     if 4 * unit * top + 2 * unit * Fraction(widest, size) >= Fraction(1, size):
         return None
+    tied = [j for j in range(1, kept + 1) if highs[j] - lows[j] == widest]
+    searches = [(values[j: total - j], size - j) for j in tied]
+    words = sum(_core_sum_words(middle, count) for middle, count in searches)
+    if words > TIE_WORDS:
+        return None
+    check_work(words, "update {} 64-bit words of the tie search's bitsets")
     best = -math.inf
-    for j in range(1, kept + 1):
-        if sum(values[total - j:]) - sum(values[:j]) != widest:
-            continue
-        middle = values[j: total - j]
-        sums = _core_sums(middle, size - j)
-        if sums is None:
-            return None
-        high = (sums + sum(values[total - j:])).astype(float) / size
-        low = (sums + sum(values[:j])).astype(float) / size
+    for j, (middle, count) in zip(tied, searches, strict=True):
+        sums = _core_sums(middle, count)
+        high = (sums + highs[j]).astype(float) / size
+        low = (sums + lows[j]).astype(float) / size
         best = max(best, float((high - low).max()))
     return best
 
 
-def _core_sums(values: list[int], count: int) -> np.ndarray | None:
-    """Every sum of ``count`` of the sorted whole ``values`` (a multiset), by a bitset per number of records used;
-    ``None`` beyond :data:`TIE_BITS` bits of work. Taking the complement when it is smaller."""
+def _core_sum_words(values: list[int], count: int) -> int:
+    """The work units (64-bit words of bitset updated) of :func:`_core_sums`, counted before it runs."""
+    count = min(count, len(values) - count)
+    width = sum(values[len(values) - count:]) - count * (values[0] if values else 0) + 1
+    return len(values) * (count + 1) * (width // 64 + 1)
+
+
+def _core_sums(values: list[int], count: int) -> np.ndarray:
+    """Every sum of ``count`` of the sorted whole ``values`` (a multiset), sorted: a bitset per number of records
+    used (bit :math:`t` of ``reach[c]`` says some :math:`c` values, each less the smallest, sum to :math:`t`),
+    read out in one pass over its bytes. Takes the complement when it is smaller; :func:`_core_sum_words` counts
+    its work."""
     if len(values) - count < count:
-        whole = sum(values)
-        rest = _core_sums(values, len(values) - count)
-        return None if rest is None else np.sort(whole - rest)
+        return np.sort(sum(values) - _core_sums(values, len(values) - count))
     base = values[0] if values else 0
-    shifted = [v - base for v in values]
-    width = sum(shifted[len(shifted) - count:]) + 1
-    if len(values) * (count + 1) * width > TIE_BITS:
-        return None
     reach = [1] + [0] * count
-    for v in shifted:
+    for v in values:
         for c in range(count, 0, -1):
-            reach[c] |= reach[c - 1] << v
+            reach[c] |= reach[c - 1] << (v - base)
+    spend(_core_sum_words(values, count))
     bits = reach[count]
-    found = np.array([i for i in range(bits.bit_length()) if bits >> i & 1], dtype=np.int64)
-    return found + count * base
+    packed = np.frombuffer(bits.to_bytes((bits.bit_length() + 7) // 8, "little"), dtype=np.uint8)
+    return np.flatnonzero(np.unpackbits(packed, bitorder="little")).astype(np.int64) + count * base
 
 
 def global_plan(universe: np.ndarray, size: int, k: int, relation: str, query: Query) -> Plan:
-    """:math:`GS_k` for a monotone query: the largest :math:`f(y) - f(y')` over :func:`global_candidates`; for the
-    bounded mean the value enumeration reports when :func:`bounded_mean_ties` can tell (no rows), else rounded up."""
-    ties = query == "mean" and relation == "bounded"
-    if ties:
-        value = bounded_mean_ties(universe, size, k)
-        if value is not None:
-            return Plan([], lambda _values: value)
-    pairs = global_candidates(universe, size, k, relation, query)
+    """:math:`GS_k` for a monotone query: the largest :math:`f(y) - f(y')` over :func:`global_candidates`. For the
+    mean, the pairs that exchange records (bounded, and the symmetric families with :math:`i = j`) are bounded
+    pairs, whose value enumeration reports :func:`bounded_mean_ties` finds (no rows when they are all there is).
+    Rounded up (:func:`round_up` with ``force``) where that search fails or a pair of :func:`tied_pairs` comes
+    within the noise of the largest gap (module docstring, *The rounding promise*)."""
+    specs = global_pair_specs(universe.size, size, k, relation, query)
+    exchanged = np.array([query == "mean" and 0 < a and m - a == b for m, _, a, b in specs], dtype=bool)
+    exchange_value = None
+    if exchanged.any():
+        exchange_value = bounded_mean_ties(universe, size, k if relation == "bounded" else min(k // 2, size - 1))
+        if exchange_value is not None and exchanged.all():
+            return Plan([], lambda _values: exchange_value)
+    pairs = _built(universe, specs)
     largest = _largest(size, k, relation, universe.size)
+    noise = 16 * value_error(query, universe, largest)
+    tied = tied_pairs(specs, query, universe, noise) | (exchanged if exchange_value is None else False)
+    kept = ~exchanged if exchange_value is not None else np.ones(len(specs), dtype=bool)
 
     def finish(values: np.ndarray) -> float:
-        gap = float(max(0.0, float((values[0::2] - values[1::2]).max())))
-        return round_up(gap, query, universe, largest, force=ties)
+        gaps = (values[0::2] - values[1::2])[kept]
+        gap = max(0.0, float(gaps.max(initial=-math.inf)), exchange_value or 0.0)
+        near = bool(tied[kept].any()) and float(gaps[tied[kept]].max()) >= gap - noise - 4 * 2.0**-53 * gap
+        return round_up(gap, query, universe, largest, force=near or (exchanged.any() and exchange_value is None))
 
     return Plan([row for pair in pairs for row in pair], finish)
 

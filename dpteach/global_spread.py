@@ -51,7 +51,8 @@ multisets at most, :math:`d` distinct values): no structure for :math:`A` is pro
 The standard deviation is not covered ((L) fails under the square root) and stays enumerated, under every
 relation (the convexity step (iii) of *Unbounded* below fails for it too).
 
-**Floating point: exact or not at all.** :func:`bounded_global_var` returns enumeration's value bit for bit, or
+**Floating point: exact or not at all** (the rounding promise of :mod:`dpteach.exact`, for these candidates).
+:func:`bounded_global_var` returns enumeration's value bit for bit, or
 ``None`` (the caller then enumerates). It answers only when all of these hold: the values are whole numbers with
 :math:`8 n^2 A'^2 \le 2^{63}` and :math:`|U| A'^2 \le 2^{62}` (:math:`A'` the largest distance from the rounded
 mid-range), so the candidates' :math:`n^2 (V(y) - V(x)) = n Q_y - S_y^2 - n Q_x + S_x^2` are exact ``int64``

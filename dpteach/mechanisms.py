@@ -77,6 +77,10 @@ def check_bounds(lower: float, upper: float) -> tuple[float, float]:
     return float(lower), float(upper)
 
 
+_LARGEST_LAPLACE_DRAW = 53 * math.log(2) * (1 + 1e-12)  # numpy's |noise| <= scale * ln(2**53): its U >= 2**-53
+_FINITE_RELEASE = 1e308  # every release of a real number stays below this in magnitude (doubles end at 1.797e308)
+
+
 def laplace_mech(
     value: float, sensitivity: float, epsilon: float, rng: np.random.Generator | None = None
 ) -> float:
@@ -89,11 +93,17 @@ def laplace_mech(
     only come from one of two neighbouring inputs, so their privacy loss is infinite (Mironov 2012;
     :func:`textbook_laplace_impossible_fraction` measures how many on notebook 05's pair). It is kept for
     the notebooks' error comparisons; release with :func:`geometric_mech` (integer queries, exact) or
-    :func:`snapping_mech` (real values). ``rng=None`` uses a fresh unseeded generator. Notebooks 03, 05.
+    :func:`snapping_mech` (real values). ``rng=None`` uses a fresh unseeded generator. The release is always
+    finite: numpy draws :math:`U \ge 2^{-53}`, so :math:`|\text{noise}| \le \ln(2^{53})\,\Delta/\varepsilon`,
+    and a scale for which value plus that could reach :math:`10^{308}` raises ``ValueError``. Notebooks 03, 05.
     """
     if isinstance(value, bool) or not isinstance(value, Real) or not math.isfinite(value):
         raise ValueError(f"value must be a finite real number, got {value!r}")
     scale = check_sensitivity(sensitivity) / check_epsilon(epsilon)
+    if not abs(value) + _LARGEST_LAPLACE_DRAW * scale <= _FINITE_RELEASE:
+        raise ValueError(f"sensitivity / epsilon = {scale!r} is too large: |value| + {_LARGEST_LAPLACE_DRAW:.2f} * "
+                         f"sensitivity / epsilon (the largest release numpy's sampler can make) must stay below "
+                         f"{_FINITE_RELEASE:g}, so that the release is finite")
     return float(value) + float(check_rng(rng).laplace(0.0, scale))
 
 
@@ -145,6 +155,9 @@ def sum_count_mean(
 
 # ------------------------------------------------------------------------------ analytic Gaussian
 _ERFC_SLACK = 1e-12  # relative error allowed for each math.erfc value (libm's erfc is within a few ulps)
+_TINY_PROFILE = 1e-289  # below this, a profile value is only trusted as "at most this"
+_SMALLEST_DELTA = 1e-280  # analytic_gaussian_sigma's delta must exceed it (and so _TINY_PROFILE)
+_LARGEST_EPSILON = 700.0  # e**epsilon must stay finite in double precision (it overflows beyond 709.78)
 
 
 def _std_normal_cdf(x: float) -> float:
@@ -159,14 +172,15 @@ def _gaussian_delta_upper(sigma: float, sensitivity: float, epsilon: float) -> f
               - e^{\varepsilon}\, \Phi\Big(-\frac{\Delta}{2\sigma} - \frac{\varepsilon\sigma}{\Delta}\Big),
 
     with the first term inflated and the second deflated by :data:`_ERFC_SLACK`, so rounding can only make
-    the bound larger. Raises ``ValueError`` if the first term leaves the normal range of doubles (the
-    bound would no longer be trustworthy).
+    the bound larger. Where the first term falls below :data:`_TINY_PROFILE` (near the subnormal range, where
+    ``erfc`` is accurate only in absolute terms) the bound returned is that threshold itself: the profile is at
+    most the first term, so this is still an upper bound, and every admitted ``delta`` exceeds it.
     """
     a = sensitivity / (2 * sigma) - epsilon * sigma / sensitivity
     b = -sensitivity / (2 * sigma) - epsilon * sigma / sensitivity
     first = _std_normal_cdf(a)
-    if 0 < first < 1e-290:
-        raise ValueError("delta is too small for a trustworthy double-precision calibration (need delta > 1e-280)")
+    if 0 < first < _TINY_PROFILE:
+        return _TINY_PROFILE
     second = math.exp(epsilon) * _std_normal_cdf(b) if first > 0 else 0.0
     return first * (1 + _ERFC_SLACK) - second * (1 - _ERFC_SLACK)
 
@@ -189,7 +203,7 @@ def analytic_gaussian_sigma(sensitivity: float, epsilon: float, delta: float) ->
               - e^{\varepsilon}\, \Phi\Big(-\frac{\Delta}{2\sigma} - \frac{\varepsilon\sigma}{\Delta}\Big)
               \le \delta.
 
-    The condition is necessary and sufficient, so this is the *exact* calibration, valid for every
+    The condition is necessary and sufficient, so this is the *exact* calibration, for every
     :math:`\varepsilon > 0` (the classical :math:`\sigma = \Delta\sqrt{2\ln(1.25/\delta)}/\varepsilon` needs
     :math:`\varepsilon < 1` and is larger). The left side falls as :math:`\sigma` grows. Instead of the
     paper's Algorithm 1 (a search over a reparametrisation), we bisect directly over the doubles: the
@@ -197,10 +211,19 @@ def analytic_gaussian_sigma(sensitivity: float, epsilon: float, delta: float) ->
     ``math.erfc``, then widened by a relative :math:`10^{-12}`) is at most :math:`\delta`, so the
     returned :math:`\sigma` satisfies the inequality despite rounding, and is larger than the exact
     real solution by a relative :math:`\sim 10^{-11}` at most in ordinary ranges. At
-    :math:`(\varepsilon, \delta) = (1, 10^{-6})` and :math:`\Delta = 1` it returns 4.22. Notebook 04.
+    :math:`(\varepsilon, \delta) = (1, 10^{-6})` and :math:`\Delta = 1` it returns 4.22. Computed for
+    :math:`0 < \varepsilon \le 700` (:math:`e^{\varepsilon}` overflows doubles beyond 709.78) and
+    :math:`10^{-280} < \delta < 1` (smaller profile values are trusted only as upper bounds); other values raise
+    ``ValueError`` naming the parameter. Notebook 04.
     """
     sensitivity = check_sensitivity(sensitivity)
     epsilon, delta = check_epsilon(epsilon), check_delta(delta)
+    if epsilon > _LARGEST_EPSILON:
+        raise ValueError(f"epsilon must be in (0, {_LARGEST_EPSILON:g}] for the analytic Gaussian calibration "
+                         f"(e**epsilon overflows double precision beyond 709.78), got {epsilon!r}")
+    if delta <= _SMALLEST_DELTA:
+        raise ValueError(f"delta must be in ({_SMALLEST_DELTA:g}, 1) for a trustworthy double-precision "
+                         f"calibration, got {delta!r}")
     if sensitivity == 0:
         return 0.0
     hi = sensitivity
@@ -282,12 +305,12 @@ def discrete_laplace(scale_num: int, scale_den: int = 1, rng: np.random.Generato
 
 
 def _exact_positive(name: str, value: float | Fraction) -> Fraction:
-    """``value`` as an exact fraction (a double converts without rounding); finite and > 0."""
+    """``value`` as an exact fraction (a double, or any numpy float, converts without rounding); finite and > 0."""
     if isinstance(value, bool) or not isinstance(value, Real):
         raise TypeError(f"{name} must be a real number > 0 (int, float or Fraction), got {type(value).__name__}")
     if not isinstance(value, Rational) and not math.isfinite(value):
         raise ValueError(f"{name} must be a finite number > 0, got {value!r}")
-    exact = Fraction(value)
+    exact = Fraction(*value.as_integer_ratio()) if isinstance(value, np.floating) else Fraction(value)
     if exact <= 0:
         raise ValueError(f"{name} must be a finite number > 0, got {value!r}")
     return exact

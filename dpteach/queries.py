@@ -15,7 +15,6 @@ engines then feed numpy the very same numbers in the same order and get bit-iden
 
 from __future__ import annotations
 
-import math
 import numbers
 import re
 from collections.abc import Callable, Iterable
@@ -42,7 +41,8 @@ BatchFunction = Callable[[np.ndarray], np.ndarray]
 
 EXACT_INTEGERS = 2**53
 
-_PERCENTILE = re.compile(r"^percentile_(.+)$")
+_PERCENTILE = re.compile(r"^percentile_(.*)$", re.DOTALL)
+_LEVEL = re.compile(r"(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)\Z")  # plain ASCII decimals only: no "1_0", "1e1", "٩٠"
 
 _ROW_FUNCTIONS: dict[str, BatchFunction] = {
     "mean": lambda rows: np.mean(rows, axis=1),
@@ -66,14 +66,14 @@ def _percentile_level(name: str) -> float | None:
     match = _PERCENTILE.match(name)
     if match is None:
         return None
-    try:
-        level = float(match.group(1))
-    except ValueError:
+    if _LEVEL.match(match.group(1)) is None:
         raise ValueError(
-            f"query {name!r}: the percentile level must be a number from 0 to 100, e.g. 'percentile_90'"
-        ) from None
-    if not 0.0 <= level <= 100.0 or math.isnan(level):
-        raise ValueError(f"query {name!r}: the percentile level must lie in [0, 100], got {level:g}")
+            f"query {name!r}: the percentile level must be a number from 0 to 100 written in ASCII decimal digits "
+            "with an optional decimal point, e.g. 'percentile_90' or 'percentile_12.5'"
+        )
+    level = float(match.group(1))
+    if not 0.0 <= level <= 100.0:
+        raise ValueError(f"query {name!r}: the percentile level must lie in [0, 100], got {level!r}")
     return level
 
 
@@ -132,15 +132,24 @@ def _finite(name: str, on_rows: BatchFunction) -> BatchFunction:
 def check_data(data: Iterable[float] | np.ndarray, name: str = "data") -> np.ndarray:
     """Return ``data`` as a non-empty 1-D float array without NaN or infinity, in its original order.
 
-    ``TypeError`` for anything that is not a flat sequence of real numbers (strings, booleans, None, ...),
-    ``ValueError`` for empty data, NaN/inf or more than one dimension; every message names ``name``.
+    ``TypeError`` for anything that is not a flat sequence of real numbers (strings, booleans, None, ...; a
+    boolean inside a list such as ``[True, 2, 3]`` too, as boolean arrays are) and for masked arrays (numpy would
+    drop the mask and use the hidden values), ``ValueError`` for empty data, NaN/inf or more than one dimension;
+    every message names ``name``.
     """
     if isinstance(data, (str, bytes)) or not (hasattr(data, "__len__") or hasattr(data, "__iter__")):
         raise TypeError(f"{name} must be a 1-D sequence of numbers, got a {type(data).__name__}")
+    if isinstance(data, np.ma.MaskedArray):
+        raise TypeError(f"{name} must not be a masked array: its masked values would be used; pass "
+                        f"{name}.compressed() (the unmasked values) instead")
+    source = data if hasattr(data, "__len__") else list(data)
     try:
-        values = np.asarray(data if hasattr(data, "__len__") else list(data))
+        values = np.asarray(source)
     except (TypeError, ValueError) as err:
         raise TypeError(f"{name} must be a 1-D sequence of numbers: {err}") from None
+    if values.dtype != object and isinstance(source, (list, tuple)) and values.ndim == 1 and any(
+            isinstance(v, (bool, np.bool_)) for v in source):  # numpy turned the booleans into numbers
+        raise TypeError(f"{name} must hold real numbers (int or float), not booleans (numpy would read True as 1)")
     numeric = values.dtype.kind in "iuf" or (values.dtype == object and all(
         isinstance(v, numbers.Real) and not isinstance(v, bool) for v in values.ravel()))
     if not numeric:

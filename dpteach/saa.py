@@ -22,6 +22,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from numbers import Real
 from typing import Literal
 
 import numpy as np
@@ -78,11 +79,20 @@ def contiguous_layout(n: int, n_chunks: int) -> tuple[int, int]:
     return size, math.ceil(n / size)
 
 
-def _answers(chunks: list[np.ndarray], f: Callable[[np.ndarray], float], lower: float, upper: float) -> np.ndarray:
-    answers = np.array([f(chunk) for chunk in chunks], dtype=float)
-    if not np.isfinite(answers).all():
+def _answer(chunk: np.ndarray, f: Callable[[np.ndarray], float]) -> float:
+    """``f(chunk)``, which must be one finite real number (not an array, whose elements would be averaged)."""
+    answer = f(chunk)
+    kind = np.asarray(answer).dtype.kind if np.ndim(answer) == 0 else None
+    if kind not in ("i", "u", "f") and (isinstance(answer, bool) or not isinstance(answer, Real)):
+        raise TypeError(f"f must return one real number per chunk, got {type(answer).__name__} "
+                        f"of shape {np.shape(answer)}")
+    if not math.isfinite(answer):
         raise ValueError("f must return a finite number on every chunk")
-    return np.clip(answers, lower, upper)
+    return float(answer)
+
+
+def _answers(chunks: list[np.ndarray], f: Callable[[np.ndarray], float], lower: float, upper: float) -> np.ndarray:
+    return np.clip(np.array([_answer(chunk, f) for chunk in chunks], dtype=float), lower, upper)
 
 
 def _contiguous(values: np.ndarray, f: Callable[[np.ndarray], float], n_chunks: int, lower: float,

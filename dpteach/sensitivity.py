@@ -8,7 +8,8 @@ multiset :math:`U` and the neighbour relation of :mod:`dpteach.neighbours`:
     LS_k(x) = \\max_{x' \\sim_k x} |f(x) - f(x')|, \\qquad
     GS_k = \\max_{x \\subseteq U,\\ |x| = n} LS_k(x).
 
-Three methods give the same numbers:
+Three methods; ``naive`` and ``enumerate`` give the same numbers, and ``fast`` gives them too wherever it can
+certify that, else a value rounded up from them (the rounding promise of :mod:`dpteach.exact`):
 
 * ``method="naive"`` mirrors the blog: releases and neighbours from ``itertools.combinations`` over
   positions, one L1 norm per (release, neighbour) pair. Readable, and the benchmark baseline.
@@ -45,13 +46,14 @@ refused on input, and so are whole-number universes whose sums would be rounded
 (:func:`dpteach.queries.check_exact_sums`).
 
 Before enumerating, both enumerating methods count the work. Above :data:`PROGRESS_ABOVE` pairs a tqdm bar shows
-progress; above :data:`MAX_PAIRS` a ``ValueError`` says how many pairs the call would take.
+progress; above :data:`dpteach.budget.MAX_WORK` a ``ValueError`` says how many pairs the call would take. The closed
+forms count theirs under the same budget (:mod:`dpteach.budget`).
+
 """
 
 from __future__ import annotations
 
 import itertools
-import math
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 
 import numpy as np
@@ -59,6 +61,7 @@ import pandas as pd
 from tqdm.auto import tqdm
 
 from dpteach import global_spread, neighbours
+from dpteach.budget import MAX_WORK, check_work
 from dpteach.exact import (
     Plan,
     global_exact,
@@ -88,7 +91,6 @@ from dpteach.spread import has_local_closed_form, local_spread
 
 METHODS: tuple[str, ...] = ("fast", "enumerate", "naive")
 PROGRESS_ABOVE = 2_000_000
-MAX_PAIRS = 200_000_000
 _CHUNK_CELLS = 2_000_000
 
 Data = Sequence[float] | np.ndarray | pd.Series
@@ -130,8 +132,9 @@ def _largest_dataset(size: int, k: int, relation: str, universe_size: int) -> in
 
 
 def _count(capacity: np.ndarray, size: int) -> int:
-    """:func:`count_submultisets` capped at :data:`MAX_PAIRS`: exact up to it, a lower bound above it, always fast."""
-    return count_submultisets(capacity, size, cap=MAX_PAIRS)
+    """:func:`count_submultisets` capped at :data:`dpteach.budget.MAX_WORK`: exact up to it, a lower bound above it,
+    always fast."""
+    return count_submultisets(capacity, size, cap=MAX_WORK)
 
 
 def _candidates_pay(capacity: np.ndarray, size: int, k: int, universe_size: int) -> bool:
@@ -142,20 +145,9 @@ def _candidates_pay(capacity: np.ndarray, size: int, k: int, universe_size: int)
     return 2 * candidate_count(capacity, top) < _count(capacity, size - k) * _count(capacity, k)
 
 
-def _amount(pairs: int) -> str:
-    if pairs < 10**15:
-        return f"{pairs:,}"
-    return f"about 10^{math.log10(pairs):.1f}"
-
-
 def _check_budget(pairs: int) -> None:
-    """Refuse work above :data:`MAX_PAIRS`. ``pairs`` is exact when it is at most the limit; a larger number can be
-    a lower bound (:func:`_count`), hence "or more"."""
-    if pairs > MAX_PAIRS:
-        raise ValueError(
-            f"this computation would compare {_amount(pairs)} or more (dataset, neighbour) pairs, above the limit of "
-            f"{MAX_PAIRS:,}; use a smaller universe, size or k (or an exact closed form)"
-        )
+    """Refuse enumerations above the work budget (:func:`dpteach.budget.check_work`, one unit per pair)."""
+    check_work(pairs, "compare {} (dataset, neighbour) pairs")
 
 
 def _progress(iterable: Iterable, total: int, pairs: int, label: str) -> Iterable:
@@ -354,7 +346,8 @@ def local_sensitivities(
 
     Its maximum is the global sensitivity: that is the definition of :math:`GS_k`, and a test checks it. Where
     the global sensitivity is enumerated (``var``, ``std``, callables) the local ones are too, so both are the
-    same rounded numbers (the local closed forms of :mod:`dpteach.spread` may round up off whole numbers).
+    same rounded numbers (the local closed forms of :mod:`dpteach.spread` may round up off whole numbers). Listing
+    the releases counts against the work budget (one unit per record), and so does each local sensitivity.
     """
     resolve_query(query)
     check_relation(relation)
@@ -363,6 +356,7 @@ def local_sensitivities(
     k = _check_distance(k, size, universe_data.size, relation)
     check_exact_sums(universe_data, _largest_dataset(size, k, relation, universe_data.size), "universe")
     values, capacity = distinct_counts(universe_data)
+    check_work(_count(capacity, size) * size, "list {} records of releases (every distinct release)")
     releases = sorted(as_tuple(row) for row in counts_to_rows(values, submultisets(capacity, size)))
     method = "fast" if has_closed_form(query) else "enumerate"
     local = [local_sensitivity(r, universe_data, query, k=k, relation=relation, method=method) for r in releases]
@@ -384,8 +378,8 @@ def _scalar(resolved: ResolvedQuery, data: tuple[float, ...]) -> float:
 
 
 def _comb(n: int, j: int) -> int:
-    """:math:`\\binom{n}{j}`, exact up to :data:`MAX_PAIRS` and a fast lower bound above it."""
-    return comb_above(n, j, MAX_PAIRS)
+    """:math:`\\binom{n}{j}`, exact up to :data:`dpteach.budget.MAX_WORK` and a fast lower bound above it."""
+    return comb_above(n, j, MAX_WORK)
 
 
 def _naive_pairs_per_release(size: int, universe_size: int, k: int, relation: str) -> int:
@@ -597,7 +591,7 @@ def _columns_of(universe: Universe, columns: Sequence[str] | None, name: str = "
         raise ValueError(f"columns {unknown} are not in the universe; it has {list(universe.keys())}")
     if not names:
         raise ValueError("columns must name at least one column")
-    return {c: as_dataset(np.asarray(universe[c]), f"universe[{c!r}]") for c in names}
+    return {c: as_dataset(universe[c], f"{name}[{c!r}]") for c in names}
 
 
 GridCell = tuple[str, int, Query, str]

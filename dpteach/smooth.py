@@ -20,8 +20,11 @@ import numpy as np
 from numpy.typing import ArrayLike
 from tqdm.auto import tqdm
 
+from dpteach.budget import check_work
 from dpteach.exact import has_closed_form, sub_multiset_counts
 from dpteach.mechanisms import (
+    _FINITE_RELEASE,
+    _LARGEST_LAPLACE_DRAW,
     check_bounds,
     check_delta,
     check_epsilon,
@@ -33,7 +36,6 @@ from dpteach.neighbours import count_submultisets, counts_to_rows, missing_from,
 from dpteach.queries import Query, ResolvedQuery, as_dataset, check_data, check_exact_sums, check_int, resolve_query
 from dpteach.sensitivity import (
     _CHUNK_CELLS,
-    MAX_PAIRS,
     PROGRESS_ABOVE,
     _weights,
     global_sensitivity,
@@ -179,16 +181,28 @@ def smooth_median_release(
     :mod:`dpteach.ptr` and :mod:`dpteach.saa` release with does not transfer: it rounds to a power-of-two grid
     at least as coarse as the noise scale, so with a scale :math:`2S/\varepsilon` that depends on the data,
     neighbours whose :math:`S` straddle a power of two would release on different grids, and the grid alone
-    would tell them apart. A sound sampler for data-dependent scales is not implemented here. For pure
+    would tell them apart. A sound sampler for data-dependent scales is not implemented here. The release is
+    finite: parameters for which :math:`\max(|l|, |u|) + 2(u - l)\ln(2^{53})/\varepsilon` (a bound from public
+    parameters, as :math:`S \le u - l`) reaches :math:`10^{308}` raise ``ValueError`` before the data are read. For pure
     :math:`\varepsilon`-DP see :func:`smooth_median_release_pure`. Notebook 03.
     """
     beta = laplace_beta(epsilon, delta)
     xs = _padded_sorted(data, lower, upper)
+    _check_reach(max(abs(lower), abs(upper)) + _LARGEST_LAPLACE_DRAW * 2 * (upper - lower) / epsilon,
+                 "epsilon, lower and upper", "a larger epsilon or a narrower [lower, upper]")
     s = smooth_sensitivity_median(data, lower, upper, beta)
     median = float(xs[math.ceil((xs.size - 2) / 2)])
     scale = 2 * s / epsilon
     value = laplace_mech(median, 2 * s, epsilon, check_rng(rng))
     return SmoothRelease(value, s, beta, scale, float(epsilon), float(delta))
+
+
+def _check_reach(reach: float, names: str, remedy: str) -> None:
+    """Refuse, from public parameters only, a release that could reach :data:`dpteach.mechanisms._FINITE_RELEASE`
+    in magnitude (``reach`` bounds it; :math:`S \\le u - l` for the median of data clipped to :math:`[l, u]`)."""
+    if not reach <= _FINITE_RELEASE:
+        raise ValueError(f"{names} allow releases as large as {reach:.3g} in magnitude, not below "
+                         f"{_FINITE_RELEASE:g} as a finite release needs; use {remedy}")
 
 
 # ------------------------------------------------------------------------------ pure-epsilon noise
@@ -246,6 +260,29 @@ def heavy_tail_std(gamma: float = 4.0) -> float:
     return math.sqrt(math.sin(math.pi / gamma) / math.sin(3 * math.pi / gamma))
 
 
+SAMPLED_GAMMA_ABOVE = 1.053
+""":func:`heavy_tail_noise` needs :math:`\\gamma` above this, so that its largest draw :math:`2^{53/(\\gamma - 1)}`
+stays below :math:`2^{1007}` and every release built on it is finite (:func:`heavy_tail_largest_draw`)."""
+
+
+def heavy_tail_largest_draw(gamma: float = 4.0) -> float:
+    r"""The largest magnitude :func:`heavy_tail_noise` can return: its tail draw is :math:`U^{-1/(\gamma - 1)}`
+    with :math:`U = 1 - ` ``rng.random()`` :math:`\ge 2^{-53}`, so at most :math:`2^{53/(\gamma - 1)}` (widened by
+    a relative :math:`10^{-12}` for the rounding of ``**``); the body draws are at most 1. Requires
+    :math:`\gamma >` :data:`SAMPLED_GAMMA_ABOVE`. Notebook 03.
+    """
+    gamma = _check_sampled_gamma(gamma)
+    return 2.0 ** (53 / (gamma - 1)) * (1 + 1e-12)
+
+
+def _check_sampled_gamma(gamma: float) -> float:
+    gamma = _check_gamma(gamma)
+    if gamma <= SAMPLED_GAMMA_ABOVE:
+        raise ValueError(f"gamma must be > {SAMPLED_GAMMA_ABOVE} to sample the heavy-tailed noise: nearer 1 a draw "
+                         f"can reach 2**(53/(gamma - 1)) and overflow to infinity; got {gamma!r}")
+    return gamma
+
+
 def heavy_tail_noise(rng: np.random.Generator, gamma: float = 4.0, size: int | None = None) -> float | np.ndarray:
     r"""Draws from :math:`h(z) \propto 1/(1 + |z|^\gamma)` (one float, or an array of ``size``).
 
@@ -253,9 +290,12 @@ def heavy_tail_noise(rng: np.random.Generator, gamma: float = 4.0, size: int | N
     with weight 1, or a Pareto :math:`U^{-1/(\gamma-1)}` tail with weight :math:`1/(\gamma - 1)`, then a
     fair sign. :math:`h/g` is :math:`1/(1 + |z|^\gamma)` inside :math:`[-1, 1]` and :math:`1/(1 + |z|^{-\gamma})`
     outside, both in :math:`[1/2, 1]`, so accepting with that probability is exact and keeps at least
-    half of the proposals. Floating-point, like :func:`dpteach.mechanisms.laplace_mech`. Notebook 03.
+    half of the proposals. Floating-point, like :func:`dpteach.mechanisms.laplace_mech`. Every draw is finite, at
+    most :func:`heavy_tail_largest_draw` in magnitude: ``gamma`` must exceed :data:`SAMPLED_GAMMA_ABOVE`
+    (``ValueError`` otherwise; the density itself has a tail beyond the doubles for :math:`\gamma` near 1, e.g.
+    mass 0.0009 at :math:`\gamma = 1.01`, which no finite sampler reproduces). Notebook 03.
     """
-    gamma = _check_gamma(gamma)
+    gamma = _check_sampled_gamma(gamma)
     rng = check_rng(rng)
     if size is not None:
         size = check_int("size", size, 1)
@@ -290,10 +330,15 @@ def smooth_median_release_pure(
     :math:`\alpha`, costing :math:`\le \gamma\alpha` because :math:`|\tfrac{d}{dz}\ln(1 + |z|^\gamma)| \le \gamma`,
     plus a dilation by :math:`e^\lambda`, costing :math:`\le |\lambda| + \gamma|\lambda|`; in total
     :math:`\le \gamma\alpha + (\gamma+1)\beta \le \varepsilon`. As implemented, the noise is drawn in floating
-    point (:func:`heavy_tail_noise`), which this proof does not cover (cf. Mironov 2012). Notebook 03.
+    point (:func:`heavy_tail_noise`), which this proof does not cover (cf. Mironov 2012). The release is finite:
+    :math:`S \le u - l`, so it is at most :math:`\max(|l|, |u|) + 2(\gamma+1)(u - l)/\varepsilon` times
+    :func:`heavy_tail_largest_draw`, a bound from public parameters only; where that could reach :math:`10^{308}`
+    the call raises ``ValueError`` before looking at the data. Notebook 03.
     """
     beta = heavy_tail_beta(epsilon, gamma)
     xs = _padded_sorted(data, lower, upper)
+    _check_reach(max(abs(lower), abs(upper)) + heavy_tail_scale(upper - lower, epsilon, gamma)
+                 * heavy_tail_largest_draw(gamma), "gamma, epsilon, lower and upper", "a larger gamma or epsilon")
     s = smooth_sensitivity_median(data, lower, upper, beta)
     median = float(xs[math.ceil((xs.size - 2) / 2)])
     scale = heavy_tail_scale(s, epsilon, gamma)
@@ -413,9 +458,7 @@ def _naive_at_distance(ball: _Ball, k: int) -> float:
 
 # --- fast: shells of distinct multisets, every query value evaluated in batches
 def _check_work(pairs: int) -> None:
-    if pairs > MAX_PAIRS:
-        raise ValueError(f"this computation would examine {pairs:,} (dataset, neighbour) pairs, above the limit of "
-                         f"{MAX_PAIRS:,}; use a smaller universe or release")
+    check_work(pairs, "examine {} (dataset, neighbour) pairs")
 
 
 def _moves(ball: _Ball) -> int:
@@ -540,7 +583,7 @@ def local_sensitivity_at_distance(
     :math:`LS` by :func:`dpteach.sensitivity.local_sensitivity` with ``method="naive"``. ``"fast"`` lists each
     distinct dataset once, shell by shell (:math:`A^{(k)} = \max_{d \le k} M_d` with :math:`M_d` the largest
     :math:`LS` at distance exactly :math:`d`), and evaluates the query once per distinct dataset in numpy batches.
-    Both compare the same query values, so they agree bit for bit. Work above :data:`dpteach.sensitivity.MAX_PAIRS`
+    Both compare the same query values, so they agree bit for bit. Work above :data:`dpteach.budget.MAX_WORK`
     (dataset, neighbour) pairs raises ``ValueError``; above :data:`dpteach.sensitivity.PROGRESS_ABOVE` a bar shows.
     """
     _check_method(method)

@@ -43,10 +43,11 @@ kept part :math:`K`) and :math:`j` of the sorted :math:`S`.
 
 Unbounded: :math:`O(n + |S|)` candidates; bounded :math:`O(|U| k^2)`; symmetric :math:`O(|U| k^3)`. Each is
 scored in :math:`O(1)` from prefix sums of the values and their squares, after sorting: :math:`O(|U| \log |U|)`
-plus the candidates. :data:`MAX_CANDIDATES` bounds that work; a larger call raises ``ValueError`` at once.
+plus the candidates, one work unit each under the budget of :mod:`dpteach.budget`; a larger call raises
+``ValueError`` at once.
 
-**Floating point.** Enumeration reports the largest *rounded* gap between numpy's ``np.var`` (or ``np.std``)
-values. Two cases:
+**Floating point** (the rounding promise of :mod:`dpteach.exact`, for these closed forms). Enumeration reports the
+largest *rounded* gap between numpy's ``np.var`` (or ``np.std``) values. Two cases:
 
 * *Certified* (whole numbers, few candidates): then every variance is a fraction with denominator
   :math:`m^2`, so a dataset that is not an extreme of its side has a gap at least :math:`\delta = 1/M^4` below
@@ -103,11 +104,11 @@ from fractions import Fraction
 
 import numpy as np
 
+from dpteach.budget import check_work
 from dpteach.exact import spare
 from dpteach.queries import ResolvedQuery
 
 SPREAD_QUERIES: tuple[str, ...] = ("var", "std")
-MAX_CANDIDATES = 200_000_000
 CERTIFY_CELLS = 4_000_000
 _UNIT = Fraction(1, 2**53)
 _TINY = Fraction(1, 2**1074)
@@ -304,9 +305,7 @@ def local_spread(release: np.ndarray, universe: np.ndarray, k: int, relation: st
     others = spare(release, universe)
     n, spare_size = release.size, others.size
     work = candidate_count(n, spare_size, k, relation)
-    if work > MAX_CANDIDATES:
-        raise ValueError(f"this closed form would score {work:,} candidate datasets, above the limit of "
-                         f"{MAX_CANDIDATES:,}; use a smaller k (the candidates grow like |U| k^2, or k^3 symmetric)")
+    check_work(work, "score {} candidate datasets (they grow like |U| k^2, or k^3 symmetric)")
     sizes = [n - i + j for i, j in families(n, spare_size, k, relation)]
     largest, smallest = max(sizes + [n]), max(1, min(sizes + [n]))
     whole = _whole(universe)

@@ -47,8 +47,8 @@ from dpteach import (  # noqa: E402
     widgets,
 )
 
-MODULES = ("audit", "datasets", "mechanisms", "neighbours", "plotting", "ptr", "queries", "saa", "sensitivity",
-           "smooth", "transformations", "widgets")
+MODULES = ("audit", "budget", "datasets", "mechanisms", "neighbours", "plotting", "ptr", "queries", "saa",
+           "sensitivity", "smooth", "transformations", "widgets")
 
 
 class Opaque:
@@ -60,6 +60,7 @@ class Opaque:
 
 # ------------------------------------------------------------------------------------------- bad values
 NON_FINITE = st.sampled_from([math.nan, math.inf, -math.inf])
+MASKED = np.ma.array([1.0, 1e9, 3.0], mask=[0, 1, 0])
 NOT_A_NUMBER = st.sampled_from(["1", "", None, [1.0], (1.0,), {"x": 1}, b"1", Opaque(), 1j, True, False])
 NOT_AN_INT = st.sampled_from([1.5, "2", None, [2], True, Opaque(), math.nan])
 NOT_A_STR = st.sampled_from([None, 1, 2.5, ["mean"], Opaque()])
@@ -115,7 +116,27 @@ def data_bad() -> st.SearchStrategy:
         st.lists(st.text(min_size=1, max_size=3), min_size=1, max_size=3),
         st.just([[1.0, 2.0], [3.0, 4.0]]),
         st.sampled_from(["1,2,3", None, 5, Opaque(), [None], [1.0, "2"]]),
+        st.sampled_from([[True, 2, 3], (1.0, np.True_), MASKED]),  # issue 26: booleans in a list, masks
     )
+
+
+def chunk_itself(chunk: np.ndarray) -> np.ndarray:
+    """A statistic that returns an array (sample-and-aggregate must refuse it, not average its elements)."""
+    return chunk
+
+
+def chunk_pair(chunk: np.ndarray) -> np.ndarray:
+    return np.array([chunk.mean(), 0.0])
+
+
+def chunk_flag(chunk: np.ndarray) -> bool:
+    return bool(chunk.any())
+
+
+NOT_A_STATISTIC = st.sampled_from([chunk_itself, chunk_pair, chunk_flag])
+# issue 26: percentile levels that float() reads but that are not plain ASCII decimals
+MALFORMED_QUERIES = st.sampled_from(["percentile_1_0", "percentile_\u0661\u0660", "percentile_\uff19\uff10",
+                                     "percentile_1e1", "percentile_nan", "percentile_ 5", "percentile_90\n"])
 
 
 def name_bad(valid: tuple[str, ...]) -> st.SearchStrategy:
@@ -154,6 +175,10 @@ UNSAFE_UNIVERSE = st.sampled_from([[2**53, 2**53 + 1, 2**53 + 2, 1, 2], [2**52, 
 NEIGHBOUR_TABLE = dpteach.neighbour_table(UNIVERSE, 3, "median")
 CASE = {"case": "flat_map", "params": {"max_rows": 2}}
 QUERY_NAMES = (*dpteach.QUERIES, "percentile_10")
+QUERY_BAD = name_bad(QUERY_NAMES) | MALFORMED_QUERIES
+# issue 26: gamma in (1, 1.053] is a density but cannot be sampled without overflow
+SAMPLED_GAMMA_BAD = (st.floats(min_value=-1e6, max_value=smooth.SAMPLED_GAMMA_ABOVE, allow_nan=False) | NON_FINITE
+                     | NOT_A_NUMBER)
 
 
 def _spec(function: Callable, valid: dict, **bad: st.SearchStrategy) -> Spec:
@@ -232,15 +257,16 @@ SPECS: tuple[Spec, ...] = (
     _spec(saa.contiguous_layout, {"n": 10, "n_chunks": 3}, n=int_bad(1), n_chunks=int_bad(1, 10)),
     _spec(saa.sample_and_aggregate, {"data": DATA, "f": np.mean, "n_chunks": 2, "lower": 0.0, "upper": 10.0,
                                      "epsilon": 1.0, "rng": RNG, "chunking": "shuffled"},  # any size, even 0
-          data=data_bad().filter(lambda d: not (isinstance(d, list) and d == [])), f=NOT_CALLABLE,
+          data=data_bad().filter(lambda d: not (isinstance(d, list) and d == [])), f=NOT_CALLABLE | NOT_A_STATISTIC,
           n_chunks=int_bad(1), lower=above(10.0) | real_bad(),
           upper=below(0.0) | real_bad(), epsilon=positive_bad(), rng=NOT_AN_RNG,
           chunking=name_bad(("contiguous", "shuffled")), noise=name_bad(("exact", "textbook"))),
     # queries and neighbours
     _spec(queries.resolve_query, {"query": "median"},
-          query=name_bad(QUERY_NAMES) | st.sampled_from(["percentile_101", "percentile_-1", "percentile_x"])),
+          query=QUERY_BAD
+          | st.sampled_from(["percentile_101", "percentile_-1", "percentile_x"])),
     _spec(queries.as_dataset, {"data": DATA}, data=data_bad() | st.just([1, 2**53 + 1]) | st.just([2**70])),
-    _spec(queries.evaluate, {"query": "median", "data": DATA}, query=name_bad(QUERY_NAMES), data=data_bad()),
+    _spec(queries.evaluate, {"query": "median", "data": DATA}, query=QUERY_BAD, data=data_bad()),
     _spec(neighbours.check_relation, {"relation": "bounded"}, relation=name_bad(neighbours.RELATIONS)),
     # transformations
     _spec(transformations.flat_map, {"table": PEOPLE, "func": transformations.split_genres, "max_rows": 2},
@@ -306,7 +332,7 @@ SPECS: tuple[Spec, ...] = (
           universe=st.sampled_from([None, 1, "abc", [1, 2, 3], {}, {"c": []}, {"c": ["a"]}]),
           size=int_bad(1, 5)),
     _spec(widgets.explain_smooth, {"release": [1.0, 2.0, 3.0], "universe": UNIVERSE, "query": "median", "beta": 0.5},
-          release=data_bad() | st.just([99.0]), universe=data_bad() | UNSAFE_UNIVERSE, query=name_bad(QUERY_NAMES),
+          release=data_bad() | st.just([99.0]), universe=data_bad() | UNSAFE_UNIVERSE, query=QUERY_BAD,
           beta=positive_bad(), relation=name_bad(smooth.SMOOTH_RELATIONS)),
     _spec(widgets.smooth_explorer, {"universe": UNIVERSE, "size": 3}, universe=data_bad(), size=int_bad(2, 5)),
     # plotting
@@ -361,32 +387,35 @@ SPECS: tuple[Spec, ...] = (
     # sensitivity and smooth
     _spec(sensitivity.replicate, {"values": [1.0, 2.0], "size": 2}, values=data_bad(), size=int_bad(1)),
     _spec(sensitivity.global_sensitivity, {"universe": UNIVERSE, "size": 3, "query": "median"},
-          universe=data_bad() | UNSAFE_UNIVERSE, size=int_bad(1, 5), query=name_bad(QUERY_NAMES), k=int_bad(1, 2),
+          universe=data_bad() | UNSAFE_UNIVERSE, size=int_bad(1, 5), query=QUERY_BAD, k=int_bad(1, 2),
           relation=name_bad(neighbours.RELATIONS), method=name_bad(("fast", "naive"))),
     _spec(sensitivity.local_sensitivity, {"release": [1.0, 2.0, 3.0], "universe": UNIVERSE, "query": "median"},
           release=data_bad() | st.just([99.0]) | st.just([2**53 + 1]), universe=data_bad() | UNSAFE_UNIVERSE,
-          query=name_bad(QUERY_NAMES), k=int_bad(1, 2),
+          query=QUERY_BAD, k=int_bad(1, 2),
           relation=name_bad(neighbours.RELATIONS), method=name_bad(("fast", "naive"))),
     _spec(sensitivity.blog_bounded_local, {"release": [1.0, 2.0, 3.0], "universe": UNIVERSE, "query": "median"},
-          release=data_bad() | st.just([99.0]), universe=data_bad() | UNSAFE_UNIVERSE, query=name_bad(QUERY_NAMES),
+          release=data_bad() | st.just([99.0]), universe=data_bad() | UNSAFE_UNIVERSE, query=QUERY_BAD,
           k=int_bad(1, 2)),
     _spec(sensitivity.neighbours_of, {"release": [1.0, 2.0, 3.0], "universe": UNIVERSE, "query": "median"},
-          release=data_bad() | st.just([99.0]), universe=data_bad(), query=name_bad(QUERY_NAMES), k=int_bad(1, 2),
+          release=data_bad() | st.just([99.0]), universe=data_bad(), query=QUERY_BAD, k=int_bad(1, 2),
           relation=name_bad(neighbours.RELATIONS)),
     _spec(sensitivity.local_sensitivities, {"universe": UNIVERSE, "size": 3, "query": "median"},
-          universe=data_bad() | UNSAFE_UNIVERSE, size=int_bad(1, 5), query=name_bad(QUERY_NAMES), k=int_bad(1, 2),
+          universe=data_bad() | UNSAFE_UNIVERSE, size=int_bad(1, 5), query=QUERY_BAD, k=int_bad(1, 2),
           relation=name_bad(neighbours.RELATIONS)),
     _spec(sensitivity.releases_attaining_global, {"universe": UNIVERSE, "size": 3, "query": "median"},
-          universe=data_bad() | UNSAFE_UNIVERSE, size=int_bad(1, 5), query=name_bad(QUERY_NAMES), k=int_bad(1, 2),
+          universe=data_bad() | UNSAFE_UNIVERSE, size=int_bad(1, 5), query=QUERY_BAD, k=int_bad(1, 2),
           relation=name_bad(neighbours.RELATIONS)),
     _spec(sensitivity.sensitivity_grid, {"universe": {"c": UNIVERSE}, "size": 3, "queries": ["median"]},
-          universe=NOT_A_FRAME | st.sampled_from([{}, {"c": []}, {"c": ["a"]}, {"c": [2**53, 2**53 + 1, 2**53 + 2]}]),
+          universe=NOT_A_FRAME | st.sampled_from([{}, {"c": []}, {"c": ["a"]}, {"c": [2**53, 2**53 + 1, 2**53 + 2]},
+                                                  {"c": [True, 2, 3, 4]}, {"c": np.ma.array([1.0, 2.0, 3.0, 4.0],
+                                                                                            mask=[0, 1, 0, 0])}]),
           size=int_bad(1, 5),
           release=st.sampled_from([{"c": [99.0]}, 1, "c"]), columns=st.sampled_from([["nope"], [], "c", 1]),
-          queries=st.sampled_from([["nope"], [1], "median", None]), ks=st.sampled_from([[0], [9], ["1"], None]),
+          queries=st.sampled_from([["nope"], [1], "median", None, ["percentile_1_0"]]),
+          ks=st.sampled_from([[0], [9], ["1"], None]),
           relations=st.sampled_from([["nope"], "bounded", None]), method=name_bad(("fast", "naive"))),
     _spec(sensitivity.neighbour_table, {"universe": UNIVERSE, "size": 3, "query": "median"},
-          universe=data_bad() | UNSAFE_UNIVERSE, size=int_bad(1, 5), query=name_bad(QUERY_NAMES), k=int_bad(1, 2),
+          universe=data_bad() | UNSAFE_UNIVERSE, size=int_bad(1, 5), query=QUERY_BAD, k=int_bad(1, 2),
           relation=name_bad(neighbours.RELATIONS)),
     _spec(smooth.laplace_beta, {"epsilon": 1.0, "delta": 0.01}, epsilon=positive_bad(), delta=delta_bad()),
     _spec(smooth.heavy_tail_beta, {"epsilon": 1.0, "gamma": 4.0}, epsilon=positive_bad(),
@@ -399,12 +428,12 @@ SPECS: tuple[Spec, ...] = (
     _spec(smooth.heavy_tail_density, {"z": DATA, "gamma": 4.0}, z=data_bad(),
           gamma=st.floats(min_value=-1e6, max_value=1.0, allow_nan=False) | NON_FINITE | NOT_A_NUMBER),
     _spec(smooth.heavy_tail_noise, {"rng": RNG, "gamma": 4.0, "size": 3}, rng=NOT_AN_RNG,
-          size=int_bad(1).filter(lambda v: v is not None),
-          gamma=st.floats(min_value=-1e6, max_value=1.0, allow_nan=False) | NON_FINITE | NOT_A_NUMBER),
+          size=int_bad(1).filter(lambda v: v is not None), gamma=SAMPLED_GAMMA_BAD),
+    _spec(smooth.heavy_tail_largest_draw, {"gamma": 4.0}, gamma=SAMPLED_GAMMA_BAD),
     _spec(smooth.smooth_median_release_pure, {"data": DATA, "lower": 0.0, "upper": 10.0, "epsilon": 1.0,
                                               "rng": RNG, "gamma": 4.0},
           data=data_bad(), lower=above(10.0) | real_bad(), upper=below(0.0) | real_bad(), epsilon=positive_bad(),
-          rng=NOT_AN_RNG, gamma=st.floats(min_value=-1e6, max_value=1.0, allow_nan=False) | NON_FINITE | NOT_A_NUMBER),
+          rng=NOT_AN_RNG, gamma=SAMPLED_GAMMA_BAD),
     _spec(smooth.smoothed_local_sensitivity, {"ls_at_distance": [1.0, 2.0], "beta": 0.1},
           ls_at_distance=data_bad() | st.just([-1.0]), beta=positive_bad()),
     _spec(smooth.smooth_sensitivity_of_curve, {"ls_at_distance": [1.0, 2.0], "beta": 0.1},
@@ -413,7 +442,7 @@ SPECS: tuple[Spec, ...] = (
           data=data_bad(), lower=above(10.0) | real_bad(), upper=below(0.0) | real_bad(), beta=positive_bad()),
     *(_spec(function, {"release": [1.0, 2.0, 3.0], "universe": UNIVERSE, "query": "median", **extra},
             release=data_bad() | st.just([99.0]) | st.just([1.0]), universe=data_bad() | UNSAFE_UNIVERSE,
-            query=name_bad(QUERY_NAMES), relation=name_bad(smooth.SMOOTH_RELATIONS), method=name_bad(("fast", "naive")),
+            query=QUERY_BAD, relation=name_bad(smooth.SMOOTH_RELATIONS), method=name_bad(("fast", "naive")),
             **bad)
       for function, extra, bad in (
           (smooth.local_sensitivity_at_distance, {"k": 1}, {"k": int_bad(0, 2)}),
@@ -447,6 +476,8 @@ EXCUSED: dict[str, str] = {
         "distinct_counts", "count_submultisets", "comb_above", "submultisets", "counts_to_rows", "counts_of",
         "as_tuple", "missing_from", "multiset_difference", "positional_neighbours")},
     "dpteach.sensitivity.local_neighbour_counts": "engine internal, called on checked arrays only",
+    **{f"dpteach.budget.{name}": "engine internal: counts work the engine computed" for name in (
+        "amount", "check_work", "spend", "meter", "Meter")},
     "dpteach.queries.check_exact_sums": "engine internal, called on arrays as_dataset has already checked",
     "dpteach.plotting.draw_neighbour_table": "draws what style_neighbour_table checks; needs an Axes",
 }
@@ -503,3 +534,37 @@ def test_bad_argument_raises_naming_the_parameter(spec, parameter, data, bad_inp
         plt.close("all")
 
 
+
+
+# issue 26, section 3: inputs that used to be accepted silently, each refused by name
+ISSUE_26_CALLS = {
+    "masked data": (TypeError, "data", lambda: queries.evaluate("sum", MASKED)),
+    "masked universe": (TypeError, "universe", lambda: sensitivity.global_sensitivity(MASKED, 2, "sum")),
+    "masked grid column": (TypeError, "universe['c']", lambda: sensitivity.sensitivity_grid(
+        {"c": np.ma.array([1.0, 2.0, 3.0, 4.0], mask=[0, 1, 0, 0])}, size=2, queries=["sum"])),
+    "boolean in a list": (TypeError, "universe", lambda: sensitivity.global_sensitivity([True, 2, 3], 2, "sum")),
+    "boolean in a release": (TypeError, "release", lambda: sensitivity.local_sensitivity([True], [1, 2, 3], "sum")),
+    "underscore in a level": (ValueError, "query", lambda: queries.resolve_query("percentile_1_0")),
+    "Arabic-Indic digits": (ValueError, "query", lambda: queries.resolve_query("percentile_\u0661\u0660")),
+    "fullwidth digits": (ValueError, "query", lambda: queries.evaluate("percentile_\uff19\uff10", DATA)),
+    "statistic returning the chunk": (TypeError, "f", lambda: saa.sample_and_aggregate(
+        np.arange(20.0), chunk_itself, 4, 0.0, 20.0, 1.0, np.random.default_rng(0))),
+    "statistic returning a pair": (TypeError, "f", lambda: saa.sample_and_aggregate(
+        np.arange(20.0), chunk_pair, 4, 0.0, 20.0, 1.0, np.random.default_rng(0), chunking="shuffled")),
+}
+
+
+@pytest.mark.parametrize("case", ISSUE_26_CALLS)
+def test_issue_26_inputs_are_refused_by_name(case) -> None:
+    error, name, call = ISSUE_26_CALLS[case]
+    with pytest.raises(error, match=re.escape(name)):
+        call()
+
+
+def test_valid_forms_still_work() -> None:
+    assert queries.evaluate("percentile_12.5", [0.0, 8.0]) == 1.0
+    assert queries.evaluate("percentile_.5", [0.0, 100.0]) == 0.5
+    assert queries.evaluate("sum", np.ma.array([1.0, 1e9, 3.0], mask=[0, 1, 0]).compressed()) == 4.0
+    assert queries.evaluate("sum", [np.int64(2), 3.5]) == 5.5
+    assert saa.sample_and_aggregate(np.arange(20.0), lambda chunk: np.float32(chunk.mean()), 4, 0.0, 20.0, 1.0,
+                                    np.random.default_rng(0)).n_chunks == 4

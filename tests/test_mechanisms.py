@@ -7,6 +7,8 @@ import numpy as np
 import pytest
 
 from dpteach.mechanisms import (
+    _LARGEST_LAPLACE_DRAW,
+    _gaussian_delta_upper,
     _is_numpy_laplace_output,
     _numpy_laplace_output,
     _uniform_double,
@@ -392,3 +394,39 @@ def test_impossible_fraction_membership_is_exact_on_a_brute_forced_toy():
     verdicts = [_is_numpy_laplace_output(y, neighbour, 1.0) for y in tails]
     assert verdicts == [y in neighbour_outputs for y in tails]
     assert 0 < sum(verdicts) < len(verdicts)
+
+
+# ------------------------------------------------------------------------------ issue 26: finite releases, errors
+def test_laplace_release_is_finite_or_refused() -> None:
+    with pytest.raises(ValueError, match=r"sensitivity / epsilon = inf is too large"):
+        laplace_mech(0.0, 1e308, 1e-10, np.random.default_rng(0))
+    with pytest.raises(ValueError, match=r"sensitivity / epsilon"):
+        laplace_mech(9e307, 1e306, 1.0, np.random.default_rng(0))  # 9e307 + 36.74e306 > 1e308
+    scale = 1e308 / 40  # admitted: 36.74 * scale < 1e308
+    extremes = [_numpy_laplace_output(k, 0.0, scale) for k in (1, 2**53 - 1)]
+    assert all(math.isfinite(y) and abs(y) <= _LARGEST_LAPLACE_DRAW * scale for y in extremes)
+    assert math.isfinite(laplace_mech(0.0, scale, 1.0, np.random.default_rng(0)))
+
+
+def test_analytic_gaussian_names_epsilon_and_delta_when_out_of_range() -> None:
+    with pytest.raises(ValueError, match=r"epsilon must be in \(0, 700\]"):
+        analytic_gaussian_sigma(1, 1000, 1e-6)
+    with pytest.raises(ValueError, match=r"delta must be in \(1e-280, 1\)"):
+        analytic_gaussian_sigma(1, 1, 1e-300)
+
+
+@pytest.mark.parametrize(("epsilon", "delta"), [(37.0, 0.5), (160.0, 1e-6), (700.0, 1e-6), (11.0, 1e-250)])
+def test_analytic_gaussian_answers_across_its_range(epsilon, delta) -> None:
+    """These used to raise a "delta is too small" error that blamed delta: the search met profile values below
+    1e-290, which are now used as upper bounds. The answer still satisfies the calibration inequality."""
+    sigma = analytic_gaussian_sigma(1.0, epsilon, delta)
+    assert 0 < sigma < math.inf and _gaussian_delta_upper(sigma, 1.0, epsilon) <= delta
+    assert _gaussian_delta_upper(math.nextafter(sigma, 0.0), 1.0, epsilon) > delta  # the smallest such double
+
+
+def test_geometric_mechanism_accepts_numpy_floats_exactly() -> None:
+    for epsilon in (np.float32(0.5), np.float16(0.5), np.longdouble(0.5)):
+        assert geometric_mech(5, 1, epsilon, np.random.default_rng(3)) == geometric_mech(5, 1, 0.5,
+                                                                                         np.random.default_rng(3))
+    with pytest.raises(ValueError, match="epsilon must be a finite number > 0"):
+        geometric_mech(5, 1, np.float32(-0.5))

@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import dpteach
-from dpteach import exact
+from dpteach import budget, exact
 from dpteach import sensitivity as sens
 from dpteach.datasets import large_universe, small_universe
 
@@ -169,7 +169,7 @@ def test_grid_accepts_scenario_b_mapping() -> None:
 
 # ------------------------------------------------------------------------------------------ budget
 def test_work_above_hard_limit_says_how_much(monkeypatch) -> None:
-    monkeypatch.setattr(sens, "MAX_PAIRS", 100)
+    monkeypatch.setattr(budget, "MAX_WORK", 1_000)
     # "mean" has a closed form under the default method; the global "std" has none, so the default enumerates.
     with pytest.raises(ValueError, match=r"would compare [\d,]+ .*pairs"):
         dpteach.global_sensitivity(range(30), 10, "std")
@@ -178,6 +178,9 @@ def test_work_above_hard_limit_says_how_much(monkeypatch) -> None:
     with pytest.raises(ValueError, match="limit"):
         dpteach.global_sensitivity(range(30), 10, "mean", method="naive")
     assert dpteach.global_sensitivity(range(30), 10, "mean") == 2.5  # 0..8 and 29 lose the 29: 6.5 - 4
+    monkeypatch.setattr(budget, "MAX_WORK", 100)  # the closed form counts its 160 records of candidates too
+    with pytest.raises(ValueError, match=r"would evaluate \d+ or more records of candidate datasets"):
+        dpteach.global_sensitivity(range(30), 10, "mean")
 
 
 def test_work_above_budget_shows_progress(monkeypatch, capsys) -> None:

@@ -284,3 +284,29 @@ def test_smooth_median_release_pure_uses_its_own_beta():
     assert release.scale == pytest.approx(10 * release.smooth_sensitivity)
     again = smooth_median_release_pure(data, 0.0, 100.0, 1.0, np.random.default_rng(0))
     assert release == again
+
+
+# ------------------------------------------------------------------------------ issue 26: finite releases
+def test_heavy_tail_noise_is_finite_or_refused() -> None:
+    from dpteach.smooth import SAMPLED_GAMMA_ABOVE, heavy_tail_largest_draw, heavy_tail_noise
+
+    with pytest.raises(ValueError, match=r"gamma must be > 1\.053"):
+        heavy_tail_noise(np.random.default_rng(0), 1.01)
+    for gamma in (math.nextafter(SAMPLED_GAMMA_ABOVE, 2.0), 1.06, 1.5):
+        draws = heavy_tail_noise(np.random.default_rng(1), gamma, size=200_000)
+        assert np.isfinite(draws).all() and np.abs(draws).max() <= heavy_tail_largest_draw(gamma) < 2.0**1008
+
+
+def test_smooth_median_releases_are_finite_or_refused() -> None:
+    from dpteach.smooth import smooth_median_release, smooth_median_release_pure
+
+    data = np.random.default_rng(2).normal(40, 15, size=200)
+    with pytest.raises(ValueError, match="gamma must be > 1.053"):
+        smooth_median_release_pure(data, 0.0, 100.0, 1.0, np.random.default_rng(0), gamma=1.01)
+    with pytest.raises(ValueError, match="gamma, epsilon, lower and upper allow releases"):
+        smooth_median_release_pure(data, 0.0, 1e300, 1.0, np.random.default_rng(0), gamma=1.5)
+    with pytest.raises(ValueError, match="epsilon, lower and upper allow releases"):
+        smooth_median_release(data, -1e300, 1e300, 1e-10, 1e-6, np.random.default_rng(0))
+    rng = np.random.default_rng(3)
+    values = [smooth_median_release_pure(data, 0.0, 100.0, 1.0, rng, gamma=1.06).value for _ in range(5_000)]
+    assert np.isfinite(values).all()

@@ -10,8 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dpteach import QUERIES, global_sensitivity, local_sensitivity
-from dpteach import smooth as smooth_module
+from dpteach import QUERIES, budget, global_sensitivity, local_sensitivity
 from dpteach.neighbours import as_tuple, counts_to_rows, distinct_counts, submultisets
 from dpteach.smooth import (
     local_sensitivity_at_distance,
@@ -193,6 +192,6 @@ def test_symmetric_needs_two_records_in_the_universe() -> None:
 
 @pytest.mark.parametrize("method", ["fast", "naive"])
 def test_work_above_the_budget_is_refused(monkeypatch, method) -> None:
-    monkeypatch.setattr(smooth_module, "MAX_PAIRS", 50)
+    monkeypatch.setattr(budget, "MAX_WORK", 50)
     with pytest.raises(ValueError, match="above the limit of 50"):
         smooth_sensitivity((1, 2, 3), TABLE, "var", beta=0.5, method=method)

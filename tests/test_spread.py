@@ -22,8 +22,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import dpteach
-from dpteach import exact, spread
-from dpteach import sensitivity as sens
+from dpteach import budget, exact, spread
 from dpteach.neighbours import count_submultisets, positional_neighbours
 from dpteach.queries import as_dataset, resolve_query
 
@@ -180,7 +179,7 @@ def test_bounded_mean_is_enumerations_value_without_enumerating(case) -> None:
 def test_bounded_mean_fallback_rounds_up(case) -> None:
     universe, size, k = case
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(exact, "TIE_BITS", 0)
+        patch.setattr(exact, "TIE_WORDS", 0)
         fast = dpteach.global_sensitivity(universe, size, "mean", k=k, relation="bounded")
     enumerated = dpteach.global_sensitivity(universe, size, "mean", k=k, relation="bounded", method="enumerate")
     data = as_dataset(universe)
@@ -226,9 +225,9 @@ def test_local_enumeration_and_closed_form_budgets(monkeypatch) -> None:
     universe = np.arange(40.0)
     with pytest.raises(ValueError, match=r"would compare [\d,]+ or more .*pairs"):
         dpteach.local_sensitivity(universe[:20], universe, "var", k=10, relation="bounded", method="enumerate")
-    monkeypatch.setattr(spread, "MAX_CANDIDATES", 100)
+    monkeypatch.setattr(budget, "MAX_WORK", 100)
     expected = spread.candidate_count(20, 20, 10, "bounded")
-    with pytest.raises(ValueError, match=f"would score {expected:,} candidate datasets"):
+    with pytest.raises(ValueError, match=f"would score {expected:,} or more candidate datasets"):
         dpteach.local_sensitivity(universe[:20], universe, "var", k=10, relation="bounded")
 
 
@@ -257,4 +256,4 @@ def test_has_local_closed_form_and_resolve() -> None:
     assert spread.has_local_closed_form("var") and spread.has_local_closed_form("std")
     assert not spread.has_local_closed_form("mean") and not spread.has_local_closed_form(np.var)
     assert resolve_query("std").name == "std"
-    assert sens.MAX_PAIRS > 0
+    assert budget.MAX_WORK > 0

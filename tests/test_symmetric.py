@@ -17,6 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import dpteach
+from dpteach import budget
 from dpteach import sensitivity as sens
 from dpteach.datasets import large_universe
 from dpteach.neighbours import positional_neighbours
@@ -205,7 +206,7 @@ def test_symmetric_work_is_budgeted_and_shows_progress(monkeypatch, capsys) -> N
     monkeypatch.setattr(sens, "PROGRESS_ABOVE", 0)
     dpteach.global_sensitivity(range(8), 4, "var", k=2, relation="symmetric")
     assert "global (symmetric)" in capsys.readouterr().err
-    monkeypatch.setattr(sens, "MAX_PAIRS", 100)
+    monkeypatch.setattr(budget, "MAX_WORK", 100)
     for method in ("enumerate", "naive"):
         with pytest.raises(ValueError, match="limit"):
             dpteach.global_sensitivity(range(12), 6, "var", k=3, relation="symmetric", method=method)
