@@ -99,6 +99,11 @@ def delta_bad() -> st.SearchStrategy:
     return below(0.0) | above(1.0) | st.just(math.nan) | NOT_A_NUMBER
 
 
+def probability_bad() -> st.SearchStrategy:
+    """Bad values for a probability in [0, 1]."""
+    return below(0.0, inclusive=False) | above(1.0) | st.just(math.nan) | NOT_A_NUMBER
+
+
 def int_bad(low: int, high: int | None = None) -> st.SearchStrategy:
     """Integers outside [low, high], non-integers and non-numbers."""
     out = st.integers(min_value=-10**6, max_value=low - 1)
@@ -374,6 +379,12 @@ SPECS: tuple[Spec, ...] = (
           n_samples=int_bad(100), n_bins=int_bad(1), alpha=delta_bad(), seed=int_bad(0)),
     _spec(audit.kl_bounds, {"counts": [1, 2], "n": 10, "log_level": 2.0},
           counts=st.sampled_from([[-1], [11], [[1, 2]], ["a"], None]), n=int_bad(1), log_level=positive_bad()),
+    _spec(audit.detection_threshold, {"p": 0.05, "epsilon": 1.0, "delta": 0.0, "n_samples": 1000, "n_events": 10,
+                                      "alpha": 1e-6},
+          p=delta_bad(), epsilon=positive_bad(), delta=probability_bad(), n_samples=int_bad(1),
+          n_events=int_bad(1), alpha=delta_bad()),
+    _spec(audit.planted_leak_batch, {"violation": 0.01, "tail": 0.05}, violation=probability_bad() | above(0.4),
+          tail=delta_bad() | st.just(0.5)),
     _spec(audit.repeat, {"release": lambda data, rng: 1.0}, release=NOT_CALLABLE),
     _spec(audit.AuditCase.run, {"self": audit.CASES[1]}, seed=int_bad(0)),
     _spec(audit.verdict_table, {"cases": audit.CASES[:1]}, seed=int_bad(0),
