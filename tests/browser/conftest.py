@@ -345,6 +345,14 @@ CJK_RUN_JS = """(el) => {
 }"""
 
 
+# Wait until fonts, MathJax (in a deck) and two frames have passed.
+SETTLE_JS = """async () => {
+    await document.fonts.ready;
+    if (window.MathJax && MathJax.Hub) await new Promise(r => MathJax.Hub.Queue(r));
+    await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
+}"""
+
+
 def ink_difference(a: Any, b: Any) -> float:
     """How differently two screenshots of one text are inked, 0 (alike) to 1: their ink boxes, blurred (a copy
     may sit a fraction of a pixel away) and brought to one size, compared pixel by pixel. The same glyphs measure
@@ -405,12 +413,14 @@ def _assert_cjk_drawn_in_every_kind(page: Any, root: str, kinds: tuple[str, ...]
         except Exception as error:  # noqa: BLE001 - name the kind in the failure
             raise AssertionError(f"{name}: cannot bring {element.evaluate('e => e.outerHTML.slice(0, 200)')} on"
                                  f" screen: {error}") from error
-        page.evaluate("() => document.fonts.ready")
+        # The page is left still first (a deck re-zooms a slide when MathJax is done) and the original taken before
+        # the copy goes in: inserting the copy lays the original's line out again, which would hide stale boxes.
+        page.evaluate(SETTLE_JS)
         shown = Image.open(_BytesIO(page.screenshot(clip=element.evaluate(CJK_RUN_JS)))).convert("L")
         fresh = element.evaluate_handle("(el) => { const c = el.cloneNode(true); c.removeAttribute('data-dpteach-cjk');"
                                         " el.after(c); return c; }")
         try:
-            page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+            page.evaluate(SETTLE_JS)
             fresh.scroll_into_view_if_needed()
             copy = Image.open(_BytesIO(page.screenshot(clip=fresh.evaluate(CJK_RUN_JS)))).convert("L")
         finally:

@@ -133,6 +133,18 @@
     result[name] = {worst: Math.round(worst), examples};
   }
   result.atoms = atoms.length;
+  // Text under reveal.js's navigation arrows or slide number: each line of text, as far as it is on screen inside
+  // the slide, that one of them overlaps.
+  const controls = [...document.querySelectorAll('.reveal .controls button .controls-arrow, .reveal .slide-number')]
+    .filter((e) => visible(e)).map((e) => e.getBoundingClientRect()).filter((r) => r.width > 0 && r.height > 0);
+  const shown = slide.getBoundingClientRect();
+  result.covered = atoms.filter((atom) => atom.isText).filter((atom) => controls.some((c) => {
+    const left = Math.max(atom.r.left, shown.left, 0);
+    const right = Math.min(atom.r.right, shown.right, vw);
+    const top = Math.max(atom.r.top, shown.top, 0);
+    const bottom = Math.min(atom.r.bottom, shown.bottom, vh);
+    return left < right && top < bottom && left < c.right && right > c.left && top < c.bottom && bottom > c.top;
+  })).slice(0, 3).map((atom) => atom.text.replace(/\s+/g, ' ').slice(0, 40));
   // Not a failure, but a slide to split when there is time: how far (slide px) it scrolls, and its cells.
   result.scrolls = Math.max(0, slide.scrollHeight - slide.clientHeight);
   result.cells = [...slide.querySelectorAll('[id^="cell-id="]')].map((e) => e.id.slice('cell-id='.length));

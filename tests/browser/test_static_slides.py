@@ -162,14 +162,16 @@ DOUBLED_JS = """() => [...document.querySelectorAll('.reveal section.present .mj
 
 
 def _cut_slides(browser: Any, deck: Path, size: tuple[int, int], shots: Path,
-                scrolling: list[str] | None = None) -> tuple[list[Cut], int]:
+                scrolling: list[str] | None = None, covered: list[str] | None = None) -> tuple[list[Cut], int]:
     """Visit every slide of ``deck`` with all fragments shown and list those with content out of reach.
 
-    Slides that fit only by scrolling are added to ``scrolling`` (how far, and their notebook cell ids)."""
+    Slides that fit only by scrolling are added to ``scrolling`` (how far, and their notebook cell ids), slides
+    with text under reveal.js's arrows or slide number to ``covered``."""
     context, page, _ = _open_offline(browser, deck, size=size)
     name = deck.name.removesuffix(".slides.html")
     cuts: list[Cut] = []
     scrolling = [] if scrolling is None else scrolling
+    covered = [] if covered is None else covered
     try:
         page.wait_for_function("() => window.MathJax && window.MathJax.isReady === true")
         addresses = page.evaluate(ADDRESSES_JS)
@@ -181,6 +183,10 @@ def _cut_slides(browser: Any, deck: Path, size: tuple[int, int], shots: Path,
             shot = shots / f"{name}_{h:02d}-{v}.png"
             if found["scrolls"]:
                 scrolling.append(f"{name} #/{h}/{v}: scrolls {found['scrolls']} px; cells {' '.join(found['cells'])}")
+                page.screenshot(path=str(shots / f"scrolls_{shot.name}"))
+            if found["covered"]:
+                covered.append(f"{name} #/{h}/{v}: under the arrows: {found['covered']}")
+                page.screenshot(path=str(shots / f"covered_{shot.name}"))
             if found["y"]["worst"] or found["x"]["worst"]:
                 cuts.append(Cut(name, f"{h}/{v}", found["y"]["worst"], found["x"]["worst"],
                                 tuple(found["y"]["examples"] + found["x"]["examples"])))
@@ -196,15 +202,16 @@ def _cut_slides(browser: Any, deck: Path, size: tuple[int, int], shots: Path,
 def test_every_slide_fits_the_screen(browser: Any, decks: list[Path], screenshots: Path,
                                      size: tuple[int, int]) -> None:
     """Content beyond the screen must be reachable by a visible scrollbar; nothing may be cut at all sideways
-    unless a visible scrollbar reaches it. Screenshots of every cut slide (and a sample of good ones) are kept
-    in _build/screenshots/static/<size>/, the list in report.txt there, and the slides that need scrolling
-    (candidates for splitting into sub-slides) in scrolling.txt."""
+    unless a visible scrollbar reaches it. No slide may need scrolling at all (a class sees the whole slide), and
+    no text may lie under reveal.js's arrows or slide number. Screenshots of every cut, scrolling or covered slide
+    (and a sample of good ones) are kept in _build/screenshots/static/<size>/, the list in report.txt there, the
+    slides that scroll in scrolling.txt."""
     shots = screenshots / "static" / f"{size[0]}x{size[1]}"
     shutil.rmtree(shots, ignore_errors=True)
     shots.mkdir(parents=True)
-    lines, cuts, total, scrolling = [], [], 0, []
+    lines, cuts, total, scrolling, covered = [], [], 0, [], []
     for deck in decks:
-        found, slides = _cut_slides(browser, deck, size, shots, scrolling)
+        found, slides = _cut_slides(browser, deck, size, shots, scrolling, covered)
         total += slides
         cuts += found
         lines.append(f"{deck.name}: {len(found)} of {slides} slides cut")
@@ -214,3 +221,5 @@ def test_every_slide_fits_the_screen(browser: Any, decks: list[Path], screenshot
     (shots / "scrolling.txt").write_text("\n".join(scrolling) + "\n", encoding="utf-8")
     print(report)
     assert not cuts, report
+    assert not scrolling, "slides that scroll (split them into sub-slides):\n" + "\n".join(scrolling)
+    assert not covered, "text under reveal.js's controls:\n" + "\n".join(covered)
