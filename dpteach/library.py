@@ -31,7 +31,8 @@ on :math:`[L, U]` repeated :math:`n` times, :func:`dpteach.replicate`). In exact
   give 10), plus an allowance for rounding that grows with ``size_limit``. The bound covers every dataset the
   unsized domain holds, so it is charged on small datasets too. ``dpteach``
   on fractional data returns its exact value rounded *up* by its own small allowance
-  (:func:`dpteach.exact.round_up`), never below the truth (:func:`real_value`, :func:`padding_table`);
+  (:func:`dpteach.exact.round_up`), never below enumeration's floating-point value, as :mod:`dpteach.exact`
+  promises (:func:`real_value`, :func:`padding_table`);
 * mean: bounded :math:`k (U - L) / n`. OpenDP's add/remove mean bounds a different, randomized function: resize
   to :math:`n` records (a random subset, or padding), then the mean; it reports :math:`k (U - L) / n` at every
   :math:`k`. ``dpteach``'s exact value for the plain mean stops growing at :math:`(n - 1)(U - L)/n` once

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import struct
+import sys
 from fractions import Fraction
 from numbers import Integral, Rational, Real
 
@@ -176,8 +177,9 @@ def _gaussian_delta_upper(sigma: float, sensitivity: float, epsilon: float) -> f
     ``erfc`` is accurate only in absolute terms) the bound returned is that threshold itself: the profile is at
     most the first term, so this is still an upper bound, and every admitted ``delta`` exceeds it.
     """
-    a = sensitivity / (2 * sigma) - epsilon * sigma / sensitivity
-    b = -sensitivity / (2 * sigma) - epsilon * sigma / sensitivity
+    ratio = sigma / sensitivity  # the profile depends on sigma / Delta alone; 2 * sigma could overflow to inf
+    a = 1 / (2 * ratio) - epsilon * ratio
+    b = -1 / (2 * ratio) - epsilon * ratio
     first = _std_normal_cdf(a)
     if 0 < first < _TINY_PROFILE:
         return _TINY_PROFILE
@@ -228,9 +230,10 @@ def analytic_gaussian_sigma(sensitivity: float, epsilon: float, delta: float) ->
         return 0.0
     hi = sensitivity
     while _gaussian_delta_upper(hi, sensitivity, epsilon) > delta:
-        hi *= 2
-        if not math.isfinite(hi):
-            raise ValueError(f"no finite sigma reaches delta={delta!r} at epsilon={epsilon!r}")
+        if hi == sys.float_info.max:
+            raise ValueError(f"sensitivity={sensitivity!r} is too large: no finite sigma reaches delta={delta!r} "
+                             f"at epsilon={epsilon!r}")
+        hi = min(hi * 2, sys.float_info.max)
     lo_key, hi_key = 0, _double_to_key(hi)  # key 0 is sigma = 0.0, where the profile is 1 > delta
     while hi_key - lo_key > 1:
         mid_key = (lo_key + hi_key) // 2

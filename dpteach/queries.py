@@ -148,7 +148,8 @@ def check_data(data: Iterable[float] | np.ndarray, name: str = "data") -> np.nda
     except (TypeError, ValueError) as err:
         raise TypeError(f"{name} must be a 1-D sequence of numbers: {err}") from None
     if values.dtype != object and isinstance(source, (list, tuple)) and values.ndim == 1 and any(
-            isinstance(v, (bool, np.bool_)) for v in source):  # numpy turned the booleans into numbers
+            isinstance(v, (bool, np.bool_)) or (isinstance(v, np.ndarray) and v.dtype == bool) for v in source):
+        # numpy turned the booleans (Python, numpy scalars or 0-d boolean arrays) into numbers
         raise TypeError(f"{name} must hold real numbers (int or float), not booleans (numpy would read True as 1)")
     numeric = values.dtype.kind in "iuf" or (values.dtype == object and all(
         isinstance(v, numbers.Real) and not isinstance(v, bool) for v in values.ravel()))

@@ -121,7 +121,8 @@ def data_bad() -> st.SearchStrategy:
         st.lists(st.text(min_size=1, max_size=3), min_size=1, max_size=3),
         st.just([[1.0, 2.0], [3.0, 4.0]]),
         st.sampled_from(["1,2,3", None, 5, Opaque(), [None], [1.0, "2"]]),
-        st.sampled_from([[True, 2, 3], (1.0, np.True_), MASKED]),  # issue 26: booleans in a list, masks
+        # issue 26: booleans in a list (Python, numpy, 0-d arrays), masks
+        st.sampled_from([[True, 2, 3], (1.0, np.True_), [np.array(True), 2.0], MASKED]),
     )
 
 
@@ -554,6 +555,8 @@ ISSUE_26_CALLS = {
     "masked grid column": (TypeError, "universe['c']", lambda: sensitivity.sensitivity_grid(
         {"c": np.ma.array([1.0, 2.0, 3.0, 4.0], mask=[0, 1, 0, 0])}, size=2, queries=["sum"])),
     "boolean in a list": (TypeError, "universe", lambda: sensitivity.global_sensitivity([True, 2, 3], 2, "sum")),
+    "0-d boolean array in a list": (TypeError, "universe",
+                                    lambda: sensitivity.global_sensitivity([np.array(True), 2, 3], 2, "sum")),
     "boolean in a release": (TypeError, "release", lambda: sensitivity.local_sensitivity([True], [1, 2, 3], "sum")),
     "underscore in a level": (ValueError, "query", lambda: queries.resolve_query("percentile_1_0")),
     "Arabic-Indic digits": (ValueError, "query", lambda: queries.resolve_query("percentile_\u0661\u0660")),

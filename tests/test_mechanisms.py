@@ -430,3 +430,17 @@ def test_geometric_mechanism_accepts_numpy_floats_exactly() -> None:
                                                                                          np.random.default_rng(3))
     with pytest.raises(ValueError, match="epsilon must be a finite number > 0"):
         geometric_mech(5, 1, np.float32(-0.5))
+
+
+def test_analytic_gaussian_sigma_scales_with_the_sensitivity_up_to_the_largest_double() -> None:
+    """The privacy profile depends on sigma / Delta alone: a huge Delta gets Delta times the unit calibration
+    (no overflow of 2 * sigma making the bound negative), and one whose sigma would not be finite is refused."""
+    from dpteach import mechanisms
+
+    unit = mechanisms.analytic_gaussian_sigma(1.0, 1.0, 1e-6)
+    for sensitivity in (1e-300, 3.0, 1e200, 4e307):
+        sigma = mechanisms.analytic_gaussian_sigma(sensitivity, 1.0, 1e-6)
+        assert sigma / sensitivity == pytest.approx(unit, rel=1e-9)
+        assert mechanisms._gaussian_delta_upper(sigma, sensitivity, 1.0) <= 1e-6
+    with pytest.raises(ValueError, match="sensitivity"):
+        mechanisms.analytic_gaussian_sigma(1e308, 1.0, 1e-6)

@@ -82,7 +82,7 @@ def test_a_slide_opened_by_its_address_shows_each_formula_once(browser: Any, dec
         context, page, _requests = _open_offline(browser, deck)
         try:
             page.wait_for_function("() => window.MathJax && window.MathJax.isReady === true")
-            middle = page.evaluate(ADDRESSES_JS)[len(page.evaluate(ADDRESSES_JS)) // 2]
+            middle = page.evaluate(MOST_FORMULAS_JS)  # the slide with the most formulas, wherever it lies
             page.evaluate(GOTO_JS, middle)
             assert page.evaluate("() => document.querySelectorAll('.reveal section.present .mjx-chtml').length")
             assert page.evaluate(DOUBLED_JS) == 0, f"a formula is drawn twice at #/{middle[0]}/{middle[1]}"
@@ -135,6 +135,20 @@ ADDRESSES_JS = """() => [...document.querySelectorAll('.reveal .slides > section
     const subs = [...top.children].filter(e => e.tagName === 'SECTION');
     return subs.length ? subs.map((_, v) => [h, v]) : [[h, 0]];
 })"""
+
+# The address [h, v] of the slide holding the most formulas, typeset or not yet (TeX delimiters in its text).
+MOST_FORMULAS_JS = r"""() => {
+    let best = [0, 0], most = -1;
+    [...document.querySelectorAll('.reveal .slides > section')].forEach((top, h) => {
+        const subs = [...top.children].filter(e => e.tagName === 'SECTION');
+        (subs.length ? subs : [top]).forEach((slide, v) => {
+            const tex = (slide.textContent.match(/\\\(|\\\[|\$\$/g) || []).length;
+            const found = tex + slide.querySelectorAll('.mjx-chtml').length;
+            if (found > most) { most = found; best = [h, v]; }
+        });
+    });
+    return best;
+}"""
 
 # Go to a slide through the URL, show all its fragments, and let MathJax and the deck's layout settle.
 GOTO_JS = """async ([h, v]) => {
