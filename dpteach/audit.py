@@ -321,8 +321,10 @@ def detection_threshold(
     :math:`w_q = q_{hi} - \hat q` are the widths of the two Chernoff bounds of :func:`kl_bounds` at
     :math:`\hat p = p`, :math:`\hat q = q`. The audit fails when :math:`p_{lo} - e^{\varepsilon} q_{hi} - \delta > 0`,
     i.e. when the observed violation :math:`\hat p - e^{\varepsilon}\hat q - \delta` exceeds
-    :math:`w_p + e^{\varepsilon} w_q`. A true violation of that size is seen about half the time; counting
-    noise decides below and above it. Notebook 05.
+    :math:`w_p + e^{\varepsilon} w_q`: this is where detection begins. A violation :math:`v` itself raises
+    :math:`\hat p` to :math:`p + v` and widens :math:`w_p`, so it is seen half the time only somewhat above the
+    threshold (planted violations at :math:`\varepsilon = 1`, :math:`N = 50{,}000`: 0.017 → 0.018; measured
+    over 12 seeds, about 0.020). Notebook 05.
     """
     p = _check_probability("p", p, closed_low=False)
     epsilon = check_epsilon(epsilon)
