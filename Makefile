@@ -95,7 +95,7 @@ test-browser: $(STAMP) slides book
 	@test -x /usr/bin/chromium || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium)
 	DPTEACH_REQUIRE_BROWSER=1 $(BIN)/python -m pytest -p no:cacheprovider tests/browser
 
-# Cross-check notebook 04's stability factors against Tumult Analytics running on Spark, in its own
+# Cross-check notebook 08's stability factors against Tumult Analytics running on Spark, in its own
 # environment (it pins older numpy/pandas). Needs Python 3.11 or 3.12 and Java. Fails if the real library
 # disagrees with data/tumult_crosscheck.json, or dpteach disagrees with that file.
 TUMULT_PYTHON ?= python3

@@ -8,7 +8,7 @@ Workloads (issue #6):
    be refused, and the cost curve of enumeration against the closed forms on small universes;
 3. the smooth sensitivity of the median on the Adult ages: O(n log n) against the O(n^2) direct evaluation,
    and its growth for n = 10^3..10^6;
-4. notebook 06's cost curve: one workload (the global median, both relations, release = half the universe) for
+4. notebook A1's cost curve: one workload (the global median, both relations, release = half the universe) for
    every method and size, each time a median of repeated runs, with the values each method returned.
 
 Times are medians of repeated runs (wall clock). Writes ``benchmarks/results.md``, ``benchmarks/timings.csv``,
@@ -217,7 +217,7 @@ def cost_curve(sizes: list[int], naive_up_to: int, repeats: int, records: list[d
 
 
 def global_median_curve(sizes: list[int], limits: dict[str, int], repeats: int, k: int = 1) -> list[dict]:
-    """Notebook 06's cost curve: the global median at distance ``k``, unbounded then bounded, release = half.
+    """Notebook A1's cost curve: the global median at distance ``k``, unbounded then bounded, release = half.
 
     One call computes both relations; its time is the median of ``repeats`` calls. ``limits`` gives the largest
     universe each method is timed on (enumeration grows like the number of releases, C(|U|, |U|/2)).
@@ -328,7 +328,7 @@ def markdown(rows: list[Row], seconds: float) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="small smoke run; writes no files")
-    parser.add_argument("--cost-curve", action="store_true", help="only notebook 06's cost curve (its CSV)")
+    parser.add_argument("--cost-curve", action="store_true", help="only notebook A1's cost curve (its CSV)")
     args = parser.parse_args()
     if args.cost_curve or not args.quick:
         curve = cost_curve_table()

@@ -2,9 +2,9 @@
 
 The package behind the notebooks in ``notebooks/``; each module is one idea of one notebook:
 
-* :mod:`dpteach.queries` — the queries and their conventions (notebook 01);
-* :mod:`dpteach.neighbours` — datasets as multisets and their neighbours (notebook 01);
-* :mod:`dpteach.sensitivity` — exact global and local sensitivity (notebooks 01 and 02);
+* :mod:`dpteach.queries` — the queries and their conventions (notebook 02);
+* :mod:`dpteach.neighbours` — datasets as multisets and their neighbours (notebook 02);
+* :mod:`dpteach.sensitivity` — exact global and local sensitivity (notebooks 02 and 03);
 * :mod:`dpteach.datasets` — the toy universes and the Adult census data;
 * :mod:`dpteach.plotting` — one set-up call per notebook and ``save_fig``.
 """

@@ -8,7 +8,7 @@ and every set of outputs :math:`S`,
 :func:`audit` runs :math:`M` many times on one pair :math:`(x, x')`, sorts the outputs into bins (⊥, a refusal,
 is its own outcome), and checks that inequality on a family of events :math:`S` in both directions. It reports
 a *lower confidence bound* on the largest violation and on the smallest :math:`\varepsilon` the pair allows.
-Notebook 05.
+Notebook 10.
 
 **How it decides.** A pilot run (independent samples) fixes the bin edges at pooled quantiles of the released
 values; an exact value that recurs often (an atom) gets a bin of its own. The events are every single bin,
@@ -41,7 +41,7 @@ width plus :math:`e^{\varepsilon}` times the other's. On an event at the edge of
 :math:`\sqrt{2q(1-q)L/N} + L/N`; :func:`detection_threshold` computes them exactly. With :math:`N = 50\,000`,
 :math:`L \approx 20` (about 120 events), :math:`\varepsilon = 1` and :math:`p = 0.05`: :math:`w_p \approx 0.006`,
 :math:`w_q \approx 0.004`, and a violation must exceed about :math:`0.006 + e \cdot 0.004 \approx 0.017` to be
-seen (:func:`planted_leak_batch` plants violations of known size to measure it; notebook 05).
+seen (:func:`planted_leak_batch` plants violations of known size to measure it; notebook 10).
 
 **Limits.** An audit can find violations, never prove privacy. It tests one pair, chosen by hand (a pass says
 nothing about the pairs not tried), one family of events built from quantile bins (a leak confined to a tiny
@@ -50,7 +50,7 @@ sampler draws from, at the resolution of its bins: it cannot see the least-signi
 floating-point Laplace sampling (Mironov 2012), where the outputs possible on one dataset and impossible on the
 other are single doubles spread over the whole range, each bin holding both kinds.
 
-**The audited mechanisms.** :data:`CASES` sets each mechanism of notebooks 02 and 03 beside a broken
+**The audited mechanisms.** :data:`CASES` sets each mechanism of notebooks 03 and 05 beside a broken
 variant on the same pair. They are *batched* copies (:func:`laplace_batch`, :func:`ptr_batch`,
 :func:`saa_batch`) built from the package's own pieces, so 50,000 runs take milliseconds;
 ``tests/test_audit.py`` checks each copy against the one-shot release it stands for.
@@ -117,7 +117,7 @@ def kl_bounds(counts: ArrayLike, n: int, log_level: float) -> tuple[np.ndarray, 
     For :math:`k` successes in :math:`n` trials and :math:`L` = ``log_level``, ``lower`` is the smallest
     :math:`p \le k/n` with :math:`n\,\mathrm{kl}(k/n, p) \le L` and ``upper`` the largest such
     :math:`p \ge k/n`; each one-sided bound fails with probability at most :math:`e^{-L}`. Found by
-    bisection, rounded outwards. Notebook 05.
+    bisection, rounded outwards. Notebook 10.
     """
     n = check_int("n", n, 1)
     phat = check_data(counts, "counts") / n
@@ -245,7 +245,7 @@ def audit(
     so an audit is reproducible. False alarms on a mechanism that is private on this pair have probability
     at most ``alpha``; see the module documentation for the power and the limits. ``extra_events`` maps a
     name to an exact event given as a predicate ``member(outputs) -> bool array`` (⊥ arrives as NaN); each is
-    tested like the bins, in both directions, and counts towards the Bonferroni split. Notebook 05.
+    tested like the bins, in both directions, and counts towards the Bonferroni split. Notebook 10.
     """
     if not callable(mechanism):
         raise TypeError(f"mechanism must be a callable sampler(data, n, rng), got {type(mechanism).__name__}")
@@ -324,7 +324,7 @@ def detection_threshold(
     :math:`w_p + e^{\varepsilon} w_q`: this is where detection begins. A violation :math:`v` itself raises
     :math:`\hat p` to :math:`p + v` and widens :math:`w_p`, so it is seen half the time only somewhat above the
     threshold (planted violations at :math:`\varepsilon = 1`, :math:`N = 50{,}000`: 0.017 → 0.018; measured
-    over 12 seeds, about 0.020). Notebook 05.
+    over 12 seeds, about 0.020). Notebook 10.
     """
     p = _check_probability("p", p, closed_low=False)
     epsilon = check_epsilon(epsilon)
@@ -344,7 +344,7 @@ def repeat(release: Release) -> Sampler:
     """Turn a one-shot ``release(data, rng)`` into a sampler that calls it ``n`` times (a plain loop).
 
     The result may be a number, None (⊥) or an object with a ``value`` attribute (``PTRRelease``,
-    ``SmoothRelease``, ``SAARelease``) whose ``value`` is used. Notebook 05.
+    ``SmoothRelease``, ``SAARelease``) whose ``value`` is used. Notebook 10.
     """
     if not callable(release):
         raise TypeError(f"release must be a callable release(data, rng), got {type(release).__name__}")
@@ -365,7 +365,7 @@ LOWER, UPPER = 0.0, 100.0
 """Every audited dataset holds values in ``[LOWER, UPPER]``."""
 
 MEDIAN_UNIVERSE = (1.0, 2.0, 3.0, 10.0, 11.0)
-"""The universe of notebook 02's median table."""
+"""The universe of notebook 03's median table."""
 
 
 def _check_callable(name: str, value: object, signature: str) -> None:
@@ -377,10 +377,10 @@ def laplace_batch(center: Callable[[np.ndarray], float], scale: Callable[[np.nda
     r"""The sampler of :math:`c(x) + \mathrm{Lap}(s(x))`: ``center(x)`` and ``scale(x)`` are computed once per
     dataset, the :math:`n` noises are drawn in one call of numpy's ``Generator.laplace``.
 
-    Every mechanism of notebook 05 but PTR has this shape. One batch takes milliseconds where a loop over a
+    Every mechanism of notebook 10 but PTR has this shape. One batch takes milliseconds where a loop over a
     one-shot release (:func:`repeat`) takes seconds; ``tests/test_audit.py`` checks each batched copy against
     the package's one-shot release. The noise is numpy's textbook floating-point sampler, so an audit of it
-    tests the distribution, not the bits (see *Limits* above). Notebook 05.
+    tests the distribution, not the bits (see *Limits* above). Notebook 10.
     """
     _check_callable("center", center, "center(data) -> float")
     _check_callable("scale", scale, "scale(data) -> float >= 0")
@@ -404,7 +404,7 @@ def planted_leak_batch(violation: float, tail: float = 0.05) -> Sampler:
     constant multiple of :math:`e` times that of :math:`x'`, so :math:`T` collects all of
     :math:`\int (p - e q)^+ = v`; on :math:`(t, 0]` it only drops, and elsewhere it is unchanged and the correct
     mechanism is 1-DP. In the other direction the dropped density still satisfies :math:`q \le e p`, because
-    there :math:`q = p_0/e` and :math:`p = (1 - k) p_0 \ge p_0/e^2` for :math:`k \le 1 - e^{-2}`. Notebook 05.
+    there :math:`q = p_0/e` and :math:`p = (1 - k) p_0 \ge p_0/e^2` for :math:`k \le 1 - e^{-2}`. Notebook 10.
     """
     tail = _check_probability("tail", tail, closed_low=False)
     if not tail < 0.5:
@@ -453,13 +453,13 @@ def ptr_batch(version: Literal["book", "corrected"], b: float, epsilon: float, d
     :func:`dpteach.ptr.ptr_mean` (with ``noise="textbook"``) and :func:`dpteach.ptr.ptr_mean_book` draw one
     run: noisy distance :math:`D + \mathrm{Lap}(1/\varepsilon)` against the threshold, release
     :math:`\bar x + \mathrm{Lap}(b/\varepsilon)`, with numpy's vectorised Laplace: it audits the ideal
-    mechanism, whose guarantee holds over the reals (the floating-point leak is notebook 05's last section).
+    mechanism, whose guarantee holds over the reals (the floating-point leak is notebook 10's last section).
 
     ``"corrected"`` is ``ptr_mean(data, LOWER, UPPER, b, epsilon, epsilon, delta, noise="textbook")``:
     :math:`(2\varepsilon, \delta)`-DP under add/remove-one neighbours (over the reals). ``"book"`` is
     ``ptr_mean_book(data, UPPER, b, epsilon, delta)``: it claims :math:`(\varepsilon, \delta)` but spends
     :math:`2\varepsilon`, and its threshold lets unstable data through with probability
-    :math:`\tfrac12\sqrt{\delta/2} > \delta`: no valid claim. Notebook 05.
+    :math:`\tfrac12\sqrt{\delta/2} > \delta`: no valid claim. Notebook 10.
     """
     if version not in ("book", "corrected"):
         raise ValueError(f"version must be 'book' or 'corrected', got {version!r}")
@@ -485,7 +485,7 @@ def saa_batch(
 ) -> Sampler:
     r"""Contiguous sample-and-aggregate as a batched sampler: the mean of :math:`\mathrm{clip}(f(x_i), l, u)`
     over the :math:`c \le K` slices of :math:`\lceil n/K \rceil` records (:math:`K` = ``n_chunks``,
-    :func:`dpteach.saa.contiguous_layout`) plus Laplace noise. Two switches break it the way notebook 05
+    :func:`dpteach.saa.contiguous_layout`) plus Laplace noise. Two switches break it the way notebook 10
     shows:
 
     * ``noise_for="chunks"``: scale :math:`(u-l)/(c\varepsilon)`, which is
@@ -499,7 +499,7 @@ def saa_batch(
       so every chunk may change: each clipped answer by up to :math:`u - l`, the mean by :math:`u - l`, and
       the guarantee falls to :math:`c\,\varepsilon`.
 
-    Notebook 05.
+    Notebook 10.
     """
     _check_callable("f", f, "f(chunk) -> float")
     lower, upper = check_bounds(lower, upper)
@@ -563,7 +563,7 @@ class AuditCase:
 
 _ZEROS = (0.0,) * 10
 SUM_PAIR = AuditPair("sum: 10 zeros | + one 100", "sum", _ZEROS, (*_ZEROS, UPPER), "add/remove")
-TABLE_PAIR = AuditPair("median: (1, 2, 3) | (1, 2, 10)", "median (notebook 02)", (1.0, 2.0, 3.0),
+TABLE_PAIR = AuditPair("median: (1, 2, 3) | (1, 2, 10)", "median (notebook 03)", (1.0, 2.0, 3.0),
                        (1.0, 2.0, 10.0), "replace-one")
 SHIFT_PAIR = AuditPair("median: (10, 10, 10, 90, 90) | (10, 10, 60, 90, 90)", "median, 10 | 60",
                        (10.0, 10.0, 10.0, 90.0, 90.0), (10.0, 10.0, 60.0, 90.0, 90.0), "replace-one")
@@ -597,7 +597,7 @@ CASES: tuple[AuditCase, ...] = (
               1.0, 0.0, True),
     AuditCase("Laplace, scale 50 (GS halved)", "GS / 2", SUM_PAIR,
               laplace_batch(_clipped_sum, lambda data: UPPER / 2), 1.0, 0.0, False),
-    # Notebook 02: same median 2, local sensitivities 1 and 8, global 8.
+    # Notebook 03: same median 2, local sensitivities 1 and 8, global 8.
     AuditCase("median + Lap(GS/ε)", "GS", TABLE_PAIR, laplace_batch(_upper_median, lambda data: _TABLE_GS),
               1.0, 0.0, True),
     AuditCase("median + Lap(LS/ε)", "LS", TABLE_PAIR, laplace_batch(_upper_median, _median_ls_in_table_universe),
@@ -629,13 +629,13 @@ CASES: tuple[AuditCase, ...] = (
     AuditCase("SAA, chunks of the sorted data", "sorted", SORTED_PAIR,
               saa_batch(np.std, 5, 0.0, 10.0, 1.0, order="sorted"), 1.0, 0.0, False),
 )
-"""The audits of notebook 05 and ``tests/test_audit.py``: on each pair, a correct mechanism beside a broken one."""
+"""The audits of notebook 10 and ``tests/test_audit.py``: on each pair, a correct mechanism beside a broken one."""
 
 
 def verdict_table(cases: tuple[AuditCase, ...] = CASES, seed: int = 0) -> pd.DataFrame:
     r"""Run every case with ``seed``; one row per case, indexed by (pair, mechanism): the claim, the lower bound
     :math:`\hat\varepsilon`, the neighbour relation, how often each dataset got an answer (not ⊥), the violation
-    bound, the verdict, and what theory predicts on the pair. Notebook 05."""
+    bound, the verdict, and what theory predicts on the pair. Notebook 10."""
     if not isinstance(cases, (tuple, list)) or not all(isinstance(case, AuditCase) for case in cases):
         raise TypeError(f"cases must be a tuple or list of AuditCase, got {type(cases).__name__}")
     if not cases:

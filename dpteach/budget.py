@@ -1,4 +1,4 @@
-"""The one work budget every sensitivity computation runs under (notebooks 01 and 06).
+"""The one work budget every sensitivity computation runs under (notebooks 02 and A1).
 
 A computation counts its work *before* it starts, in work units: one (dataset, neighbour) pair compared by
 enumeration, one record of a candidate dataset built and evaluated by a closed form of :mod:`dpteach.exact` (or of a

@@ -1,4 +1,4 @@
-r"""Exact sensitivities on the sorted universe, without enumerating datasets (notebook 06).
+r"""Exact sensitivities on the sorted universe, without enumerating datasets (notebook A1).
 
 For ``count``, ``sum``, ``mean``, ``median`` and ``percentile_<p>`` the largest change over *all*
 neighbours is reached at a handful of extreme datasets that can be written down from the sorted universe.

@@ -1,7 +1,7 @@
 r"""Global sensitivity of the variance (population, ``ddof=0``) under bounded and unbounded neighbours, from few
 candidates.
 
-Notebook 06. The local case is :mod:`dpteach.spread`; this module uses its two facts (C) *convex in each record*
+Notebook A1. The local case is :mod:`dpteach.spread`; this module uses its two facts (C) *convex in each record*
 and (N) *nearest values* and adds a third. Write :math:`V(y) = Q_y/n - S_y^2/n^2` for :math:`n` records with sum
 :math:`S_y` and sum of squares :math:`Q_y`.
 

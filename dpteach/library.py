@@ -16,7 +16,7 @@ randomness (a coupling), not for two independent runs. The course's words map on
   turns it into ``SymmetricDistance`` with ``make_metric_unbounded`` (a change is one removal and one addition, so
   :math:`d_{in} = k` becomes :math:`2k`).
 
-:func:`comparison_table` lays the two side by side on the replicated universe of notebook 01 (every value of a grid
+:func:`comparison_table` lays the two side by side on the replicated universe of notebook 02 (every value of a grid
 on :math:`[L, U]` repeated :math:`n` times, :func:`dpteach.replicate`). In exact arithmetic, at distance
 :math:`k`:
 
@@ -129,7 +129,7 @@ def opendp_bound(query: str, neighbours: str, bounds: Bounds, size: int, k: int)
 
 
 def replicated_universe(query: str, bounds: Bounds, size: int) -> np.ndarray:
-    """Notebook 01's scenario (b): the grid of ``bounds`` (whole numbers for the count and the integer sum, halves
+    """Notebook 02's scenario (b): the grid of ``bounds`` (whole numbers for the count and the integer sum, halves
     for the float sum and the mean) with every value repeated ``size`` times."""
     _check_choice("query", query, QUERIES)
     lower, upper = _check_bounds(bounds)

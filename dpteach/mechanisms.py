@@ -1,8 +1,8 @@
 """Noise-adding mechanisms, percent error, and the input checks every mechanism in ``dpteach`` shares.
 
-Taught in notebook 03 (``notebooks/03_local_sensitivity_frameworks.ipynb``), where every framework
-for local sensitivity is compared with the global-sensitivity mean :func:`sum_count_mean`; notebook 04
-uses :func:`analytic_gaussian_sigma`; notebook 05 shows why the floating-point :func:`laplace_mech` leaks
+Taught in notebook 05 (``notebooks/05_local_sensitivity_frameworks.ipynb``), where every framework
+for local sensitivity is compared with the global-sensitivity mean :func:`sum_count_mean`; notebook 08
+uses :func:`analytic_gaussian_sigma`; notebook 10 shows why the floating-point :func:`laplace_mech` leaks
 and releases with the exact samplers :func:`geometric_mech` and :func:`snapping_mech` instead, which are
 also what :func:`sum_count_mean`, :mod:`dpteach.ptr` and :mod:`dpteach.saa` release with.
 """
@@ -92,11 +92,11 @@ def laplace_mech(
     :math:`\varepsilon`-DP for any neighbour relation under which ``sensitivity`` bounds the global
     sensitivity :math:`\Delta` of the query. The doubles it actually outputs are not: many outputs can
     only come from one of two neighbouring inputs, so their privacy loss is infinite (Mironov 2012;
-    :func:`textbook_laplace_impossible_fraction` measures how many on notebook 05's pair). It is kept for
+    :func:`textbook_laplace_impossible_fraction` measures how many on notebook 10's pair). It is kept for
     the notebooks' error comparisons; release with :func:`geometric_mech` (integer queries, exact) or
     :func:`snapping_mech` (real values). ``rng=None`` uses a fresh unseeded generator. The release is always
     finite: numpy draws :math:`U \ge 2^{-53}`, so :math:`|\text{noise}| \le \ln(2^{53})\,\Delta/\varepsilon`,
-    and a scale for which value plus that could reach :math:`10^{308}` raises ``ValueError``. Notebooks 03, 05.
+    and a scale for which value plus that could reach :math:`10^{308}` raises ``ValueError``. Notebooks 05, 10.
     """
     if isinstance(value, bool) or not isinstance(value, Real) or not math.isfinite(value):
         raise ValueError(f"value must be a finite real number, got {value!r}")
@@ -111,7 +111,7 @@ def laplace_mech(
 def pct_error(true: float, private: float | None) -> float:
     r"""Percent error :math:`100 \cdot |t - p| / |t|` of a private answer ``p`` against the truth ``t``.
 
-    ``private`` is None when propose-test-release refused (⊥): filter those runs out first. Notebook 03.
+    ``private`` is None when propose-test-release refused (⊥): filter those runs out first. Notebook 05.
     """
     if private is None:
         raise TypeError("private is None (the mechanism returned ⊥); drop refused runs before scoring them")
@@ -140,7 +140,7 @@ def sum_count_mean(
 
     Guarantee: :math:`\varepsilon`-DP under add/remove-one neighbours, as implemented: the count exactly,
     the sum under the assumptions of :func:`snapping_mech` (a correctly rounded ``math.log``; the clipped
-    sum as computed in doubles moving by at most :math:`\Delta`). Notebook 03.
+    sum as computed in doubles moving by at most :math:`\Delta`). Notebook 05.
     """
     lower, upper = check_bounds(lower, upper)
     clipped = np.clip(check_data(data), lower, upper)
@@ -216,7 +216,7 @@ def analytic_gaussian_sigma(sensitivity: float, epsilon: float, delta: float) ->
     :math:`(\varepsilon, \delta) = (1, 10^{-6})` and :math:`\Delta = 1` it returns 4.22. Computed for
     :math:`0 < \varepsilon \le 700` (:math:`e^{\varepsilon}` overflows doubles beyond 709.78) and
     :math:`10^{-280} < \delta < 1` (smaller profile values are trusted only as upper bounds); other values raise
-    ``ValueError`` naming the parameter. Notebook 04.
+    ``ValueError`` naming the parameter. Notebook 08.
     """
     sensitivity = check_sensitivity(sensitivity)
     epsilon, delta = check_epsilon(epsilon), check_delta(delta)
@@ -288,7 +288,7 @@ def discrete_laplace(scale_num: int, scale_den: int = 1, rng: np.random.Generato
     :math:`e^{-U/a}`; add :math:`a V` with :math:`V` geometric (:math:`P(V \ge v) = e^{-v}`), so
     :math:`X = U + aV` has :math:`P(X = x) \propto e^{-x/a}`; then :math:`Y = \lfloor X/b \rfloor` has
     :math:`P(Y = y) \propto e^{-y b/a}`; a fair sign makes it symmetric, and the draw (sign minus,
-    :math:`Y = 0`) is rejected so that 0 is not counted twice. Notebook 05.
+    :math:`Y = 0`) is rejected so that 0 is not counted twice. Notebook 10.
     """
     num = check_int("scale_num", scale_num, 1)
     den = check_int("scale_den", scale_den, 1)
@@ -331,7 +331,7 @@ def geometric_mech(
     :math:`|v - v'| \le \Delta`, :math:`P(v + Z = o) / P(v' + Z = o) = e^{-\varepsilon(|o - v| - |o - v'|)/\Delta}
     \le e^{\varepsilon}`. ``epsilon`` is converted to a fraction without rounding (a float is taken as the
     exact double it is) and the noise comes from :func:`discrete_laplace`, so no rounding enters.
-    ``sensitivity = 0`` returns ``value``. Notebook 05.
+    ``sensitivity = 0`` returns ``value``. Notebook 10.
     """
     if isinstance(value, bool) or not isinstance(value, Integral):
         raise TypeError(f"value must be an integer (the geometric mechanism is for integer queries), "
@@ -378,7 +378,7 @@ def snapping_epsilon(noise_epsilon: float, sensitivity: float, bound: float) -> 
 
     in units where the sensitivity is 1 (:math:`B` = ``bound`` / ``sensitivity``, :math:`\lambda = 1/\varepsilon_0`),
     as stated by Mironov 2012, Section 5.2 (Theorem 1, for :math:`\lambda < B < 2^{46}\lambda`, where it is
-    at most :math:`1/\lambda + 2^{-49}B/\lambda`). Notebook 05.
+    at most :math:`1/\lambda + 2^{-49}B/\lambda`). Notebook 10.
     """
     noise_epsilon = check_positive("noise_epsilon", noise_epsilon)
     bound_units = check_positive("bound", bound) / check_positive("sensitivity", sensitivity)
@@ -399,7 +399,7 @@ def snapping_bound(magnitude: float, sensitivity: float, epsilon: float) -> floa
     Any public :math:`B` keeps the guarantee (the mechanism clamps first, a 1-Lipschitz step). Raising it
     to :math:`2\lambda` changes nothing for values in range; lowering it to :math:`2^{40}\lambda` (only for
     a range :math:`10^{12}` times the noise scale) clamps, which biases large values. It depends on
-    public parameters only. Notebook 03.
+    public parameters only. Notebook 05.
     """
     lam = check_positive("sensitivity", sensitivity) / check_epsilon(epsilon)
     return min(max(check_positive("magnitude", magnitude), 2 * lam), 2.0**40 * lam)
@@ -427,7 +427,7 @@ def snapping_mech(
     Section 5.2). The theorem assumes a correctly rounded logarithm (crlibm); we use ``math.log`` (the C
     library's), which is accurate to within an ulp but not proven correctly rounded, so this is the
     theorem's construction, not a machine-checked proof. The outputs lie on the grid
-    :math:`\Delta\Lambda\mathbb{Z}` or at :math:`\pm` ``bound``. Notebook 05.
+    :math:`\Delta\Lambda\mathbb{Z}` or at :math:`\pm` ``bound``. Notebook 10.
     """
     if isinstance(value, bool) or not isinstance(value, Real) or not math.isfinite(value):
         raise ValueError(f"value must be a finite real number, got {value!r}")
@@ -494,7 +494,7 @@ def textbook_laplace_impossible_fraction(
     What is **not** exact: the share is averaged over ``n_draws`` outputs drawn from ``rng`` (a Monte Carlo
     estimate with standard error :math:`\le 0.5/\sqrt{n}`). An exact sum over all :math:`2^{53}` draws, or
     over the distinct outputs, is out of reach (about :math:`10^{15}` cases). Assumes the C library's
-    ``log`` (used by numpy and by ``math.log``) is monotone. Notebook 05.
+    ``log`` (used by numpy and by ``math.log``) is monotone. Notebook 10.
     """
     for name, number in (("value", value), ("neighbour_value", neighbour_value)):
         if isinstance(number, bool) or not isinstance(number, Real) or not math.isfinite(number):

@@ -1,6 +1,6 @@
 """Datasets as multisets, and their neighbours under the bounded, unbounded and symmetric relations.
 
-Notebook 01 teaches the relations; this module gives them two implementations:
+Notebook 02 teaches the relations; this module gives them two implementations:
 
 * **by position** (the blog's way, :func:`positional_neighbours`): ``itertools.combinations`` over the
   *positions* of a list, so a value that occurs twice yields the same dataset twice;
@@ -123,7 +123,7 @@ def submultisets(capacity: np.ndarray, size: int) -> np.ndarray:
     Returns an ``(N, d)`` int array, one sub-multiset per row, ``N = count_submultisets(capacity, size)``.
     Built one value at a time, keeping only partial vectors that can still reach ``size``. The answer depends on
     the integers ``capacity`` and ``size`` alone, so small lists are kept (least recently used first out) and
-    handed back **read-only**: the grids of notebooks 01 and 02 ask for the same lists many times.
+    handed back **read-only**: the grids of notebooks 02 and 03 ask for the same lists many times.
     """
     capacity = np.asarray(capacity, dtype=np.int64)
     key = (tuple(capacity.tolist()), int(size))

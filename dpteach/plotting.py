@@ -9,7 +9,7 @@ run elsewhere never overwrites the course's figures; ``make figures`` points it 
 through ``DPTEACH_IMAGES_DIR``. Each PNG records, under :data:`SMALLEST_TEXT_KEY`, the height in pixels of the
 smallest text it draws, so the browser tests can tell how large that text is on a slide.
 
-``setup(language="zh")`` is for the Chinese editions (notebook 03): it registers the vendored Noto Sans CJK SC
+``setup(language="zh")`` is for the Chinese editions (notebook 05): it registers the vendored Noto Sans CJK SC
 subset in ``dpteach/fonts/`` and makes ``save_fig`` add ``_zh`` to every file name, so the English and
 Chinese notebooks run the same code.
 """
@@ -67,7 +67,7 @@ STYLE: dict[str, object] = {
 
 
 def register_cjk_font() -> str:
-    """Register the vendored Chinese font with matplotlib and return its family name (notebook 03, zh).
+    """Register the vendored Chinese font with matplotlib and return its family name (notebook 05, zh).
 
     The font is a subset of Noto Sans CJK SC (SIL OFL 1.1, see ``dpteach/fonts/README.md``).
     """
@@ -161,7 +161,7 @@ HEADROOM = 0.08
 GRID_COLUMNS = ("k", "query", "column", "sensitivity")
 NEIGHBOUR_TABLE_COLUMNS = ("release", "local sensitivity", "argmax", "attains global")
 # What k counts under each relation of dpteach.sensitivity_grid: the blog's unbounded k is *not* a Hamming
-# (symmetric-difference) distance, since it never mixes additions with removals (notebook 01).
+# (symmetric-difference) distance, since it never mixes additions with removals (notebook 02).
 K_LABELS = {
     "unbounded": "k: exactly k added, or exactly k removed",
     "bounded": "k: up to k records replaced",
@@ -237,7 +237,7 @@ def plot_sensitivity_grid(grid: pd.DataFrame, title: str, *, xlabel: str | None 
     rest), each with its own linear axis from 0. Each query is nudged sideways by :data:`DODGE` so equal values
     do not hide each other.
 
-    ``grid`` is a :func:`dpteach.sensitivity_grid` table for one relation and scope (notebooks 01, 02). The x
+    ``grid`` is a :func:`dpteach.sensitivity_grid` table for one relation and scope (notebooks 02, 03). The x
     axis says what k counts under that relation (:data:`K_LABELS`) unless ``xlabel`` is given.
     """
     _check_frame(grid, "grid", GRID_COLUMNS)
@@ -258,7 +258,7 @@ def plot_sensitivity_grid(grid: pd.DataFrame, title: str, *, xlabel: str | None 
 
 def plot_local_vs_global(local: pd.DataFrame, global_: pd.DataFrame, title: str, *,
                          xlabel: str | None = None) -> Figure:
-    """Local next to global sensitivity (notebook 02): one row per column of data, linear axes from 0.
+    """Local next to global sensitivity (notebook 03): one row per column of data, linear axes from 0.
 
     Each row holds local and global for the other queries, then local and global for :data:`LARGE_QUERIES`;
     each local/global pair shares its y axis. The x axis says what k counts (:data:`K_LABELS`) when both tables
@@ -348,7 +348,7 @@ def draw_neighbour_table(ax: Axes, table: pd.DataFrame, title: str) -> None:
     """Draw the neighbour table on ``ax``: row maxima in yellow, cells reaching the global maximum in orange.
 
     Each neighbour cell names the change (``-v`` removed, ``+v`` added, ``a→b`` replaced), then the query's
-    value on the neighbour and the L1 norm; the title says so (notebook 02).
+    value on the neighbour and the L1 norm; the title says so (notebook 03).
     """
     _check_neighbour_table(table)
     header, text, colours = _neighbour_cells(table)
@@ -391,7 +391,7 @@ def style_neighbour_table(table: pd.DataFrame, uuid: str) -> Styler:
 # ------------------------------------------------------------------------------------------ error histograms
 def error_histograms(errors_by_label: Mapping[str, Sequence[float]], *, title: str, xlabel: str,
                      ylabel: str) -> Figure:
-    """Percent-error histograms of several mechanisms on shared bins (notebook 03).
+    """Percent-error histograms of several mechanisms on shared bins (notebook 05).
 
     Each is a light fill with a solid outline, so where two overlap both shapes stay readable (plain translucent
     bars blend into a third colour that matches no legend entry). Counts get integer ticks.
@@ -421,7 +421,7 @@ def plot_privacy_loss(z: Sequence[float], densities: Mapping[str, Sequence[float
     r"""Two output densities (left) and the privacy loss :math:`\ln(p_1(z)/p_2(z))` between them (right).
 
     ``densities`` holds exactly two curves over the grid ``z``; the right panel shades the band
-    :math:`[-\varepsilon, \varepsilon]` that an :math:`\varepsilon`-DP mechanism keeps the loss in (notebook 01).
+    :math:`[-\varepsilon, \varepsilon]` that an :math:`\varepsilon`-DP mechanism keeps the loss in (notebook 02).
     """
     grid = check_data(z, "z")
     if grid.size < 2 or (np.diff(grid) <= 0).any():
@@ -451,7 +451,7 @@ def plot_privacy_loss(z: Sequence[float], densities: Mapping[str, Sequence[float
 
 
 def plot_curves(panels: Mapping[str, Mapping[str, pd.Series]], *, ylabel: str, title: str) -> Figure:
-    """Side-by-side panels of a few labelled curves over integer k (notebook 01: the blog's k against a group's).
+    """Side-by-side panels of a few labelled curves over integer k (notebook 02: the blog's k against a group's).
 
     ``panels`` maps a panel title to ``{curve label: Series indexed by k}``; every value is printed next to its
     marker, so the figure can be read without a grid.
@@ -488,7 +488,7 @@ def plot_curves(panels: Mapping[str, Mapping[str, pd.Series]], *, ylabel: str, t
 
 
 def plot_audit_verdicts(panels: Mapping[str, Mapping[str, tuple[float, float, bool]]], *, title: str) -> Figure:
-    r"""One panel per pair of neighbours (notebook 05): a bar per mechanism for the audit's lower bound
+    r"""One panel per pair of neighbours (notebook 10): a bar per mechanism for the audit's lower bound
     :math:`\hat\varepsilon`, green if the audit passed and red if it failed, and a black line at the
     :math:`\varepsilon` it was audited against.
 
@@ -530,7 +530,7 @@ SMOOTH_MARKERS = ("o", "s", "D", "^")  # a shape per beta as well, for projector
 
 
 def plot_smooth_between(panels: Mapping[str, pd.DataFrame], *, title: str) -> Figure:
-    r"""One panel per universe column (notebook 07): for each query (a row of the frame), :math:`LS`, :math:`S^*` at
+    r"""One panel per universe column (notebook 04): for each query (a row of the frame), :math:`LS`, :math:`S^*` at
     each :math:`\beta` and :math:`GS`, drawn as fractions of :math:`GS` on one 0–1 axis, :math:`GS` printed at the
     right. Each frame's columns are ``"LS"``, one column per :math:`\beta` (its label in the legend), then ``"GS"``.
     A query whose :math:`GS` is 0 gets a note instead of markers (0 of 0 is no fraction).

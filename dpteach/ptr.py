@@ -4,7 +4,7 @@ The analyst proposes a bound :math:`b` on the local sensitivity; the test adds
 :math:`\mathrm{Lap}(1/\varepsilon_t)` to the distance to instability
 :math:`D(x, b) = \min\{k : A(x, k) > b\}` (global sensitivity 1) and releases the statistic with
 :math:`\mathrm{Lap}(b/\varepsilon_r)` only if the noisy distance clears a threshold. The mean uses
-add/remove-one neighbours, the median replace-one. Notebook 03.
+add/remove-one neighbours, the median replace-one. Notebook 05.
 
 :math:`\delta` is part of the mechanism, so it must not depend on the data: take it from a public bound on
 the size (e.g. :math:`1/N^2` for a published :math:`N \ge n`), never from ``len(data)``. A threshold computed
@@ -12,7 +12,7 @@ from the private :math:`n` is printed with every run and gives :math:`n` away, a
 sizes would run different mechanisms, which the proof does not cover.
 
 Noise. numpy's floating-point Laplace sampler (:func:`dpteach.mechanisms.laplace_mech`) has outputs that rule a
-neighbour out (Mironov 2012; notebook 05), so the corrected releases draw safe noise by default
+neighbour out (Mironov 2012; notebook 10), so the corrected releases draw safe noise by default
 (``noise="exact"``): the distance, an integer of sensitivity 1, gets exact discrete Laplace noise
 (:func:`dpteach.mechanisms.geometric_mech`) and is tested against the integer threshold
 :func:`ptr_threshold_discrete`; the statistic is released with :func:`dpteach.mechanisms.snapping_mech`, clamped
@@ -73,7 +73,7 @@ def _check_distances(n: int, k: int | np.ndarray, k_max: float) -> np.ndarray:
 def book_mean_ls_at_distance(n: int, k: int | np.ndarray, upper: float) -> float | np.ndarray:
     r"""The chapter's bound :math:`u / (n - k + 1)` for :math:`0 \le k \le n`: it only counts *added*
     records (values in :math:`[0, u]`), so it understates the local sensitivity at distance :math:`k`.
-    Notebook 03.
+    Notebook 05.
     """
     ks = _check_distances(n, k, n)
     return check_positive("upper", upper) / (n - ks + 1.0)
@@ -90,7 +90,7 @@ def mean_ls_at_distance(n: int, k: int | np.ndarray, lower: float, upper: float)
     .. math:: A(k) = \min\Bigl(u - l,\ \max\Bigl(\frac{u-l}{n-k+1}, \frac{u-l}{n-k}\Bigr)\Bigr)
               = \frac{u - l}{\max(n - k, 1)}.
 
-    Notebook 03.
+    Notebook 05.
     """
     lower, upper = check_bounds(lower, upper)
     ks = _check_distances(n, k, math.inf)
@@ -99,7 +99,7 @@ def mean_ls_at_distance(n: int, k: int | np.ndarray, lower: float, upper: float)
 
 def distance_to_instability(ls_at_distance: Callable[[int], float], b: float, k_max: int) -> int:
     r"""Smallest :math:`k \in \{0, \dots, k_{\max}\}` with :math:`A(k) > b` for a non-decreasing
-    :math:`A` given as ``ls_at_distance`` (binary search); ``k_max`` if there is none. Notebook 03.
+    :math:`A` given as ``ls_at_distance`` (binary search); ``k_max`` if there is none. Notebook 05.
     """
     if not callable(ls_at_distance):
         raise TypeError(f"ls_at_distance must be a callable k -> A(k), got {type(ls_at_distance).__name__}")
@@ -119,7 +119,7 @@ def distance_to_instability(ls_at_distance: Callable[[int], float], b: float, k_
 def book_threshold(epsilon: float, delta: float) -> float:
     r"""The chapter's threshold :math:`\ln(2/\delta) / (2\varepsilon)`; with test noise
     :math:`\mathrm{Lap}(1/\varepsilon)` an unstable dataset passes with probability
-    :math:`\tfrac12\sqrt{\delta/2}`, far above :math:`\delta`. Notebook 03.
+    :math:`\tfrac12\sqrt{\delta/2}`, far above :math:`\delta`. Notebook 05.
     """
     return math.log(2 / check_delta(delta)) / (2 * check_epsilon(epsilon))
 
@@ -127,7 +127,7 @@ def book_threshold(epsilon: float, delta: float) -> float:
 def ptr_threshold(epsilon: float, delta: float) -> float:
     r"""Threshold :math:`t = \ln(1/(2\delta)) / \varepsilon`, for which
     :math:`\Pr[\mathrm{Lap}(1/\varepsilon) \ge t] = \tfrac12 e^{-\varepsilon t} = \delta` (needs
-    :math:`\delta < 1/2`). Notebook 03.
+    :math:`\delta < 1/2`). Notebook 05.
     """
     delta = check_delta(delta)
     if delta >= 0.5:
@@ -151,7 +151,7 @@ def ptr_threshold_discrete(epsilon: float, delta: float) -> int:
     (``math.log``, ``math.log1p``, ``math.exp``, each within a few ulps) and widened by a relative
     :math:`10^{-12}` before the ceiling, so rounding can raise :math:`T` by one (a smaller failure
     probability), never lower it. At :math:`\varepsilon = 1`, :math:`\delta = 10^{-6}`: :math:`T = 14`
-    (the continuous threshold :math:`\ln(1/(2\delta))/\varepsilon` is 13.1). Notebook 03.
+    (the continuous threshold :math:`\ln(1/(2\delta))/\varepsilon` is 13.1). Notebook 05.
     """
     epsilon, delta = check_epsilon(epsilon), check_delta(delta)
     t = (-math.log(delta) - math.log1p(math.exp(-epsilon))) / epsilon
@@ -161,7 +161,7 @@ def ptr_threshold_discrete(epsilon: float, delta: float) -> int:
 def pass_probability(distance: float, threshold: float, epsilon: float) -> float:
     r""":math:`\Pr[d + \mathrm{Lap}(1/\varepsilon) \ge t]`: how often the test lets a dataset at distance
     :math:`d` through. :math:`\tfrac12 e^{-\varepsilon (t - d)}` for :math:`d \le t`, else
-    :math:`1 - \tfrac12 e^{-\varepsilon (d - t)}`. Notebook 03.
+    :math:`1 - \tfrac12 e^{-\varepsilon (d - t)}`. Notebook 05.
     """
     for name, value in (("distance", distance), ("threshold", threshold)):
         if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)) or \
@@ -206,7 +206,7 @@ def ptr_mean_book(
     It makes **no** valid privacy claim: the chapter says :math:`(\varepsilon, \delta)`, but it spends
     :math:`2\varepsilon` (reported in ``epsilon_spent``), its test fails with probability far above
     :math:`\delta`, and its bound ignores removals. Kept to reproduce the chapter, with the chapter's
-    floating-point Laplace noise (:func:`dpteach.mechanisms.laplace_mech`). Notebook 03.
+    floating-point Laplace noise (:func:`dpteach.mechanisms.laplace_mech`). Notebook 05.
     """
     values = np.minimum(check_data(data), check_positive("upper", upper))
     epsilon, delta, b = check_epsilon(epsilon), check_delta(delta), check_positive("b", b)
@@ -232,7 +232,7 @@ def ptr_mean(
     test exactly, the release under :func:`dpteach.mechanisms.snapping_mech`'s assumptions (a correctly
     rounded ``math.log``; the mean as computed in doubles moving by at most :math:`b` where the proof says
     the real mean does). Spent whether or not it returns ⊥ (``value`` None). ``noise="textbook"``: numpy's
-    Laplace, threshold :func:`ptr_threshold`; the same guarantee over the reals only. Notebook 03.
+    Laplace, threshold :func:`ptr_threshold`; the same guarantee over the reals only. Notebook 05.
     """
     lower, upper = check_bounds(lower, upper)
     values = np.clip(check_data(data), lower, upper)
@@ -265,7 +265,7 @@ def median_ls_at_distance(data: ArrayLike, lower: float, upper: float, k: int | 
 
     .. math:: A(k) = \max_{0 \le t \le k+1} \bigl(x_{(m+t)} - x_{(m+t-k-1)}\bigr).
 
-    :math:`A(0)` is the local sensitivity; :math:`A` never decreases and reaches :math:`u - l`. Notebook 03.
+    :math:`A(0)` is the local sensitivity; :math:`A` never decreases and reaches :math:`u - l`. Notebook 05.
     """
     xs = _padded_sorted(data, lower, upper)
     ks = _check_distances(xs.size - 2, k, math.inf)
@@ -277,7 +277,7 @@ def median_ls_at_distance(data: ArrayLike, lower: float, upper: float, k: int | 
 def median_distance_to_instability(data: ArrayLike, lower: float, upper: float, b: float) -> int:
     r""":math:`D(x, b) = \min\{k : A(k) > b\}` for the median (:func:`median_ls_at_distance`), capped at the
     public size :math:`n` (reached only when :math:`b \ge u - l`). One replacement changes it by at most 1,
-    because the balls around neighbours nest: :math:`A(x', k) \le A(x, k + 1)`. Notebook 03.
+    because the balls around neighbours nest: :math:`A(x', k) \le A(x, k + 1)`. Notebook 05.
     """
     xs = _padded_sorted(data, lower, upper)
     return distance_to_instability(lambda k: _median_spread(xs, k), check_positive("b", b), xs.size - 2)
@@ -303,7 +303,7 @@ def ptr_median(
     :math:`\varepsilon_r`. Otherwise :math:`D(x) = D(x') = 0` and either run releases a value with probability
     :math:`\Pr[Z \ge T] \le \delta`. As implemented with the default noise, the test is exact and the release
     holds under :func:`dpteach.mechanisms.snapping_mech`'s assumptions (a correctly rounded ``math.log``).
-    Notebook 03.
+    Notebook 05.
     """
     xs = _padded_sorted(data, lower, upper)
     eps_t = check_positive("epsilon_test", epsilon_test)

@@ -1,7 +1,7 @@
 """Queries on multisets of numbers, and the checks every dataset passes before it is queried.
 
 A *query* is a name from :data:`QUERIES`, ``"percentile_<p>"`` for any ``0 <= p <= 100``, or a callable
-``f(np.ndarray) -> float``. Conventions follow the blog posts (notebook 01):
+``f(np.ndarray) -> float``. Conventions follow the blog posts (notebook 02):
 
 * ``mean``, ``median``, ``sum``: numpy's functions;
 * ``std``, ``var``: population versions (``ddof=0``);

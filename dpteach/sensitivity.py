@@ -1,6 +1,6 @@
 """Exact empirical sensitivity: global and local, bounded, unbounded and symmetric, at distance k.
 
-Taught in notebook 01 (global) and notebook 02 (local). Definitions, for a query :math:`f`, a universe
+Taught in notebook 02 (global) and notebook 03 (local). Definitions, for a query :math:`f`, a universe
 multiset :math:`U` and the neighbour relation of :mod:`dpteach.neighbours`:
 
 .. math::
@@ -37,7 +37,7 @@ certify that, else a value rounded up from them (the rounding promise of :mod:`d
   ``relation="bounded"`` (used only when certified equal to enumeration, else it enumerates) and
   ``relation="unbounded"`` (certified equal to enumeration, else a proved upper bound; fractions enumerate), and
   ``"enumerate"`` for everything else (the global ``std``, the symmetric global ``var``, and callables, for which
-  no exact shortcut is proved). Notebook 06. The closed forms of ``exact`` and ``spread`` cover all three relations;
+  no exact shortcut is proved). Notebook A1. The closed forms of ``exact`` and ``spread`` cover all three relations;
   each shortcut is proved in the docstring of its module.
 
 Fail safe: a query value that overflows float64 (or is NaN) raises ``ValueError`` wherever it is computed
@@ -200,7 +200,7 @@ def replicate(values: Data, size: int) -> np.ndarray:
     """Scenario (b) universe: every value of a range repeated ``size`` times (sorted).
 
     With a range of values instead of a known dataset, any release of ``size`` records may repeat one
-    value ``size`` times, so the universe must hold ``size`` copies of each (notebook 01).
+    value ``size`` times, so the universe must hold ``size`` copies of each (notebook 02).
     """
     base = as_dataset(values, "values")
     size = check_int("size", size, 1)
@@ -216,7 +216,7 @@ def global_sensitivity(
     relation: str = "unbounded",
     method: str = "fast",
 ) -> float:
-    """Global sensitivity :math:`GS_k = \\max_{x \\subseteq U, |x| = size} LS_k(x)` (notebook 01).
+    """Global sensitivity :math:`GS_k = \\max_{x \\subseteq U, |x| = size} LS_k(x)` (notebook 02).
 
     ``universe`` is a multiset of numbers (duplicates allowed); every release of ``size`` records drawn
     from it is considered. ``relation`` is ``"unbounded"`` (the blog's: exactly k records added or exactly k
@@ -260,7 +260,7 @@ def local_sensitivity(
     relation: str = "unbounded",
     method: str = "fast",
 ) -> float:
-    """Local sensitivity :math:`LS_k(x) = \\max_{x' \\sim_k x} |f(x) - f(x')|` of one release (notebook 02).
+    """Local sensitivity :math:`LS_k(x) = \\max_{x' \\sim_k x} |f(x) - f(x')|` of one release (notebook 03).
 
     ``release`` must be a sub-multiset of ``universe``; neighbours draw added or replacement records
     from what the universe holds beyond the release (unbounded, symmetric) or beyond the kept core (bounded).
@@ -278,7 +278,7 @@ def local_sensitivity(
 
 
 def blog_bounded_local(release: Data, universe: Data, query: Query, *, k: int = 1) -> float:
-    r"""What the blog's bounded-local function returns (notebook 02 teaches why it is not :math:`LS_k(x)`).
+    r"""What the blog's bounded-local function returns (notebook 03 teaches why it is not :math:`LS_k(x)`).
 
     The blog keeps a core :math:`C` of :math:`n - k` records of the release :math:`x`, refills it with every
     :math:`a \subseteq U - C` of :math:`k` records, and compares the refilled datasets *with each other*,
@@ -323,7 +323,7 @@ def neighbours_of(
 ) -> pd.DataFrame:
     """Every distinct neighbour of ``release`` with its query value and L1 norm, largest norm first.
 
-    The first rows are the neighbours that attain :math:`LS_k(x)`: what the explorer of notebook 02 shows.
+    The first rows are the neighbours that attain :math:`LS_k(x)`: what the explorer of notebook 03 shows.
     The release itself (a bounded "replacement" of a record by an equal one) is left out.
     """
     resolved, release_data, universe_data, k = _local_inputs(release, universe, query, k, relation)
@@ -342,7 +342,7 @@ def neighbours_of(
 def local_sensitivities(
     universe: Data, size: int, query: Query, *, k: int = 1, relation: str = "unbounded"
 ) -> pd.DataFrame:
-    """The local sensitivity of every distinct release of ``size`` records (notebook 02).
+    """The local sensitivity of every distinct release of ``size`` records (notebook 03).
 
     Its maximum is the global sensitivity: that is the definition of :math:`GS_k`, and a test checks it. Where
     the global sensitivity is enumerated (``var``, ``std``, callables) the local ones are too, so both are the
@@ -366,7 +366,7 @@ def local_sensitivities(
 def releases_attaining_global(
     universe: Data, size: int, query: Query, *, k: int = 1, relation: str = "unbounded"
 ) -> pd.DataFrame:
-    """The distinct releases whose local sensitivity equals the global one (notebooks 01 and 02)."""
+    """The distinct releases whose local sensitivity equals the global one (notebooks 02 and 03)."""
     table = local_sensitivities(universe, size, query, k=k, relation=relation)
     best = global_sensitivity(universe, size, query, k=k, relation=relation)
     return table[table["local sensitivity"] == best].reset_index(drop=True)
@@ -650,7 +650,7 @@ def sensitivity_grid(
     relations: Sequence[str] = BLOG_RELATIONS,
     method: str = "fast",
 ) -> pd.DataFrame:
-    """Tidy table of sensitivities: one row per (relation, k, query, column) — what notebooks 01/02 plot.
+    """Tidy table of sensitivities: one row per (relation, k, query, column) — what notebooks 02/03 plot.
 
     Global scope: give ``size`` (the release size). Local scope: give ``release`` (a DataFrame or mapping
     whose columns are sub-multisets of the universe's). ``relations`` defaults to the blog's two; add
@@ -692,7 +692,7 @@ def sensitivity_grid(
 def neighbour_table(
     universe: Data, size: int, query: Query = "median", *, k: int = 1, relation: str = "unbounded"
 ) -> pd.DataFrame:
-    """The hand-worked neighbour table of the local-sensitivity post (notebook 02).
+    """The hand-worked neighbour table of the local-sensitivity post (notebook 03).
 
     One row per distinct release of ``size`` records from ``universe``: the release, its query value,
     then for each distinct neighbour (other than the release itself) the neighbour, its query value and

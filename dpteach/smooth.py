@@ -3,8 +3,8 @@ r"""Smooth sensitivity (Nissim, Raskhodnikova and Smith, STOC 2007): generic, an
 The :math:`\beta`-smooth sensitivity is :math:`S = \max_{k \ge 0} e^{-\beta k} A(k)`, where
 :math:`A(k)` is the largest local sensitivity within distance :math:`k` of the data. Its noise is either
 Laplace, for :math:`(\varepsilon, \delta)`-DP, or the heavy-tailed density
-:math:`h(z) \propto 1/(1 + |z|^\gamma)`, for pure :math:`\varepsilon`-DP. Notebook 03 (formulas, the median
-in :math:`O(n \log n)`); notebook 07 (:func:`smooth_sensitivity`: any query on a small universe, by enumeration).
+:math:`h(z) \propto 1/(1 + |z|^\gamma)`, for pure :math:`\varepsilon`-DP. Notebook 05 (formulas, the median
+in :math:`O(n \log n)`); notebook 04 (:func:`smooth_sensitivity`: any query on a small universe, by enumeration).
 """
 
 from __future__ import annotations
@@ -60,7 +60,7 @@ class SmoothRelease:
 def laplace_beta(epsilon: float, delta: float) -> float:
     r""":math:`\beta = \varepsilon / (2 \ln(2/\delta))`, the smoothing for which Laplace noise of scale
     :math:`2S/\varepsilon` gives :math:`(\varepsilon, \delta)`-DP (NRS 2007, Section 2: Laplace
-    noise is admissible with :math:`\alpha = \varepsilon/2` and this :math:`\beta`). Notebook 03.
+    noise is admissible with :math:`\alpha = \varepsilon/2` and this :math:`\beta`). Notebook 05.
     """
     return check_epsilon(epsilon) / (2 * math.log(2 / check_delta(delta)))
 
@@ -68,7 +68,7 @@ def laplace_beta(epsilon: float, delta: float) -> float:
 def smoothed_local_sensitivity(ls_at_distance: ArrayLike, beta: float) -> np.ndarray:
     r"""The curve :math:`e^{-\beta k} A(k)` for :math:`k = 0, 1, \dots` given :math:`A(0), A(1), \dots`.
 
-    Notebook 03.
+    Notebook 05.
     """
     beta = check_positive("beta", beta)
     values = check_data(ls_at_distance, "ls_at_distance")
@@ -81,7 +81,7 @@ def smooth_sensitivity_of_curve(ls_at_distance: ArrayLike, beta: float) -> float
     r""":math:`S = \max_k e^{-\beta k} A(k)` over the distances given (:math:`k = 0, 1, \dots`).
 
     Only a true :math:`\beta`-smooth bound if the maximum over *all* :math:`k` lies among them
-    (:func:`smooth_sensitivity` computes the curve itself, over every distance). Notebook 03.
+    (:func:`smooth_sensitivity` computes the curve itself, over every distance). Notebook 05.
     """
     return float(smoothed_local_sensitivity(ls_at_distance, beta).max())
 
@@ -143,7 +143,7 @@ def smooth_sensitivity_median(data: ArrayLike, lower: float, upper: float, beta:
     shorter distance), and among :math:`j \ge m` only the smallest; on data with few distinct values (ages)
     the remaining pairs are scored all at once. Otherwise: the best :math:`j` for each :math:`i` never
     decreases as :math:`i` grows, so divide and conquer finds all of them in :math:`O(n \log n)` after
-    sorting, vectorised one recursion level at a time. Notebooks 03 and 06.
+    sorting, vectorised one recursion level at a time. Notebooks 05 and A1.
 
     *Why the best* :math:`j` *never moves left.* The score is :math:`(x_{(j)} - x_{(i)})\, e^{\beta}
     e^{-\beta j} e^{\beta i}`, and the exponential factor splits into a part in :math:`i` times a part in
@@ -184,7 +184,7 @@ def smooth_median_release(
     would tell them apart. A sound sampler for data-dependent scales is not implemented here. The release is
     finite: parameters for which :math:`\max(|l|, |u|) + 2(u - l)\ln(2^{53})/\varepsilon` (a bound from public
     parameters, as :math:`S \le u - l`) reaches :math:`10^{308}` raise ``ValueError`` before the data are read. For pure
-    :math:`\varepsilon`-DP see :func:`smooth_median_release_pure`. Notebook 03.
+    :math:`\varepsilon`-DP see :func:`smooth_median_release_pure`. Notebook 05.
     """
     beta = laplace_beta(epsilon, delta)
     xs = _padded_sorted(data, lower, upper)
@@ -217,7 +217,7 @@ def _check_gamma(gamma: float) -> float:
 def heavy_tail_beta(epsilon: float, gamma: float = 4.0) -> float:
     r""":math:`\beta = \varepsilon / (2(\gamma + 1))`, the smoothing at which the heavy-tailed noise of
     :func:`heavy_tail_scale` gives pure :math:`\varepsilon`-DP (NRS 2007, Lemma 2.7; proof in
-    :func:`smooth_median_release_pure`). With :math:`\gamma = 4`: :math:`\beta = \varepsilon/10`. Notebook 03.
+    :func:`smooth_median_release_pure`). With :math:`\gamma = 4`: :math:`\beta = \varepsilon/10`. Notebook 05.
     """
     return check_epsilon(epsilon) / (2 * (_check_gamma(gamma) + 1))
 
@@ -225,7 +225,7 @@ def heavy_tail_beta(epsilon: float, gamma: float = 4.0) -> float:
 def heavy_tail_scale(smooth_sensitivity: float, epsilon: float, gamma: float = 4.0) -> float:
     r"""The noise multiplier :math:`S/\alpha = 2(\gamma + 1) S / \varepsilon` for the density
     :math:`h(z) \propto 1/(1 + |z|^\gamma)` (:math:`\alpha = \beta = \varepsilon/(2(\gamma+1))`): release
-    :math:`f(x) + (2(\gamma+1) S/\varepsilon)\, Z`. With :math:`\gamma = 4`: :math:`10 S/\varepsilon`. Notebook 03.
+    :math:`f(x) + (2(\gamma+1) S/\varepsilon)\, Z`. With :math:`\gamma = 4`: :math:`10 S/\varepsilon`. Notebook 05.
     """
     if isinstance(smooth_sensitivity, bool) or not isinstance(smooth_sensitivity, Real):
         raise TypeError(f"smooth_sensitivity must be a real number >= 0, got {type(smooth_sensitivity).__name__}")
@@ -239,7 +239,7 @@ def heavy_tail_density(z: ArrayLike, gamma: float = 4.0) -> np.ndarray:
 
     The constant: :math:`\int_0^\infty dz/(1 + z^\gamma) = (\pi/\gamma)/\sin(\pi/\gamma)`, and the density
     is symmetric. :math:`\gamma = 2` is the Cauchy density. Its variance is finite only for
-    :math:`\gamma > 3`. Notebook 03.
+    :math:`\gamma > 3`. Notebook 05.
     """
     gamma = _check_gamma(gamma)
     values = check_data(z, "z")
@@ -252,7 +252,7 @@ def heavy_tail_std(gamma: float = 4.0) -> float:
 
     Proof: :math:`\int_0^\infty z^{s-1}/(1 + z^\gamma)\, dz = (\pi/\gamma)/\sin(\pi s/\gamma)` for
     :math:`0 < s < \gamma`; the mean is 0 by symmetry, and :math:`E[Z^2]` is the ratio of this integral at
-    :math:`s = 3` to the one at :math:`s = 1` (the normaliser). Notebook 07 (noise cost against Laplace's).
+    :math:`s = 3` to the one at :math:`s = 1` (the normaliser). Notebook 04 (noise cost against Laplace's).
     """
     gamma = _check_gamma(gamma)
     if gamma <= 3:
@@ -269,7 +269,7 @@ def heavy_tail_largest_draw(gamma: float = 4.0) -> float:
     r"""The largest magnitude :func:`heavy_tail_noise` can return: its tail draw is :math:`U^{-1/(\gamma - 1)}`
     with :math:`U = 1 - ` ``rng.random()`` :math:`\ge 2^{-53}`, so at most :math:`2^{53/(\gamma - 1)}` (widened by
     a relative :math:`10^{-12}` for the rounding of ``**``); the body draws are at most 1. Requires
-    :math:`\gamma >` :data:`SAMPLED_GAMMA_ABOVE`. Notebook 03.
+    :math:`\gamma >` :data:`SAMPLED_GAMMA_ABOVE`. Notebook 05.
     """
     gamma = _check_sampled_gamma(gamma)
     return 2.0 ** (53 / (gamma - 1)) * (1 + 1e-12)
@@ -293,7 +293,7 @@ def heavy_tail_noise(rng: np.random.Generator, gamma: float = 4.0, size: int | N
     half of the proposals. Floating-point, like :func:`dpteach.mechanisms.laplace_mech`. Every draw is finite, at
     most :func:`heavy_tail_largest_draw` in magnitude: ``gamma`` must exceed :data:`SAMPLED_GAMMA_ABOVE`
     (``ValueError`` otherwise; the density itself has a tail beyond the doubles for :math:`\gamma` near 1, e.g.
-    mass 0.0009 at :math:`\gamma = 1.01`, which no finite sampler reproduces). Notebook 03.
+    mass 0.0009 at :math:`\gamma = 1.01`, which no finite sampler reproduces). Notebook 05.
     """
     gamma = _check_sampled_gamma(gamma)
     rng = check_rng(rng)
@@ -333,7 +333,7 @@ def smooth_median_release_pure(
     point (:func:`heavy_tail_noise`), which this proof does not cover (cf. Mironov 2012). The release is finite:
     :math:`S \le u - l`, so it is at most :math:`\max(|l|, |u|) + 2(\gamma+1)(u - l)/\varepsilon` times
     :func:`heavy_tail_largest_draw`, a bound from public parameters only; where that could reach :math:`10^{308}`
-    the call raises ``ValueError`` before looking at the data. Notebook 03.
+    the call raises ``ValueError`` before looking at the data. Notebook 05.
     """
     beta = heavy_tail_beta(epsilon, gamma)
     xs = _padded_sorted(data, lower, upper)
@@ -569,7 +569,7 @@ def local_sensitivity_at_distance(
     method: str = "fast",
 ) -> float:
     r""":math:`A^{(k)}(x) = \max \{ LS(y) : y \subseteq U,\ d(x, y) \le k \}`: the largest local sensitivity (at
-    distance 1) of any dataset drawn from ``universe`` within distance ``k`` of ``release``. Notebook 07.
+    distance 1) of any dataset drawn from ``universe`` within distance ``k`` of ``release``. Notebook 04.
 
     :math:`k = 0` gives :math:`LS(x)`. ``relation`` is ``"bounded"`` (datasets of the release's size,
     :math:`d` = records replaced) or ``"symmetric"`` (non-empty datasets of any size, :math:`d = |x \triangle y|`,
@@ -598,7 +598,7 @@ def local_sensitivity_by_distance(
     release: ArrayLike, universe: ArrayLike, query: Query, *, relation: str = "bounded", method: str = "fast",
 ) -> np.ndarray:
     r"""The whole curve :math:`A^{(0)}(x), A^{(1)}(x), \dots` up to the largest distance the universe allows
-    (:func:`local_sensitivity_at_distance` for every ``k``, in one pass over the shells). Notebook 07."""
+    (:func:`local_sensitivity_at_distance` for every ``k``, in one pass over the shells). Notebook 04."""
     _check_method(method)
     ball = _ball(release, universe, query, relation)
     if method == "naive":
@@ -612,7 +612,7 @@ def smooth_sensitivity(
 ) -> float:
     r"""The exact :math:`\beta`-smooth sensitivity :math:`S^*(x) = \max_{k \ge 0} e^{-\beta k} A^{(k)}(x)` of
     ``release`` among the datasets ``universe`` can form, :math:`k` over every distance the universe allows
-    (NRS 2007, Definition 2.2 and Proposition 3.1). Notebook 07.
+    (NRS 2007, Definition 2.2 and Proposition 3.1). Notebook 04.
 
     It is :math:`\beta`-smooth: for neighbours :math:`x, x'`, the ball of radius :math:`k` around :math:`x` lies
     in the ball of radius :math:`k + 1` around :math:`x'`, so :math:`A^{(k)}(x) \le A^{(k+1)}(x')` and

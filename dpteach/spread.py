@@ -1,4 +1,4 @@
-r"""Exact local sensitivity of the variance and the standard deviation (population, ``ddof=0``), notebook 06.
+r"""Exact local sensitivity of the variance and the standard deviation (population, ``ddof=0``), notebook A1.
 
 The variance is not monotone in the order statistics, so the dominance arguments of :mod:`dpteach.exact` do not
 apply. Two other facts do. For a dataset :math:`y` of :math:`m` records write

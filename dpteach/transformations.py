@@ -1,15 +1,15 @@
-"""Stability of table transformations: flat maps, joins and per-ID truncation (notebook 04).
+"""Stability of table transformations: flat maps, joins and per-ID truncation (notebook 08).
 
 A transformation is *c-stable* when one protected change of its input grows into at most ``c``
 changed rows of its output. A count after a c-stable transformation has sensitivity ``c``; a sum
 clamped to ``[lower, upper]`` has sensitivity ``c * max(|lower|, |upper|)``. The noise then follows:
 
 * pure epsilon-DP with the Laplace (or, for integers, geometric) mechanism: scale
-  ``lambda = Delta_1 / epsilon`` (notebook 04 writes lambda, keeping ``a`` and ``b`` for the
+  ``lambda = Delta_1 / epsilon`` (notebook 08 writes lambda, keeping ``a`` and ``b`` for the
   truncation bounds of a private join);
 * rho-zCDP with the Gaussian mechanism: variance ``sigma^2 = Delta_2^2 / (2 rho)``.
 
-Three neighbour relations appear in notebook 04:
+Three neighbour relations appear in notebook 08:
 
 * add/remove one row per private table (Tumult Analytics' ``AddOneRow`` on each table), for
   :func:`flat_map`, :func:`public_join` and :func:`private_join` with ``protect="row"``;
@@ -135,7 +135,7 @@ def flat_map(
 
     Each output row is the input row updated with one mapping from ``func``. Under add/remove one
     row, one input row yields at most ``max_rows`` output rows, so the stability is ``max_rows``,
-    whatever the rows actually produce (notebook 04, the genres example).
+    whatever the rows actually produce (notebook 08, the genres example).
     """
     table = _check_table(table, "table")
     if not callable(func):
@@ -159,7 +159,7 @@ def public_join(private: pd.DataFrame, public: pd.DataFrame, on: str | Sequence[
 
     One private row meets every public row that shares its key, so under add/remove one row the
     stability is the largest number of public rows sharing one key value: ``max_k |public_k|``
-    (notebook 04: a ZIP code in two states gives 2). It depends only on the public table.
+    (notebook 08: a ZIP code in two states gives 2). It depends only on the public table.
     """
     private = _check_table(private, "private")
     public = _check_table(public, "public")
@@ -182,7 +182,7 @@ def private_join(
 
     Write ``a = left_max_records``, ``b = right_max_records``, and for each key value ``k`` let
     ``x_k <= a`` and ``y_k <= b`` be its rows left after truncation; the join has ``x_k * y_k`` rows
-    of key ``k``. The stability depends on what one protected change is (notebook 04):
+    of key ``k``. The stability depends on what one protected change is (notebook 08):
 
     * ``protect="key"`` -- one key value together with all its rows in *both* tables is added or
       removed: user-level privacy when ``on`` identifies the person. This is not ``AddOneRow``. It
@@ -220,7 +220,7 @@ def private_join(
 def private_join_count_sensitivity(
     left_max_records: int, right_max_records: int, protect: Literal["key", "row"] = "key"
 ) -> int:
-    """Largest change of the row count of :func:`private_join` under one protected change (notebook 04).
+    """Largest change of the row count of :func:`private_join` under one protected change (notebook 08).
 
     With ``a = left_max_records`` and ``b = right_max_records``: ``a * b`` for ``protect="key"``
     (the stability itself) and ``a + b`` for ``protect="row"``. Proof for ``"row"``: the count is
@@ -247,7 +247,7 @@ def truncate_rows_per_id(table: pd.DataFrame, id_column: str, max_rows_per_id: i
     """Keep the first ``max_rows_per_id`` rows of each ID (Tumult's ``MaxRowsPerID``).
 
     Under add/remove all rows of one ID, the output loses or gains at most ``max_rows_per_id``
-    rows: the stability is linear in the bound (notebook 04), under Laplace and Gaussian noise.
+    rows: the stability is linear in the bound (notebook 08), under Laplace and Gaussian noise.
     """
     table = _check_table(table, "table")
     _check_columns(table, [id_column], "id_column", "the table")
@@ -258,7 +258,7 @@ def truncate_rows_per_id(table: pd.DataFrame, id_column: str, max_rows_per_id: i
 def grouped_truncation_factor(
     max_groups_per_id: int, max_rows_per_group_per_id: int, noise: Noise, grouped: bool = True
 ) -> float:
-    """Sensitivity factor of ``MaxGroupsPerID`` G with ``MaxRowsPerGroupPerID`` R (notebook 04).
+    """Sensitivity factor of ``MaxGroupsPerID`` G with ``MaxRowsPerGroupPerID`` R (notebook 08).
 
     One ID touches at most G groups with at most R rows each. A grouped count then changes by at
     most R in each of G cells: L1 norm ``R * G`` (Laplace, pure DP) and L2 norm ``R * sqrt(G)``
@@ -282,7 +282,7 @@ def truncate_groups_per_id(
 ) -> Transformed:
     """Keep each ID's first G groups and, in each group, its first R rows.
 
-    This is Tumult's ``MaxGroupsPerID`` G together with ``MaxRowsPerGroupPerID`` R (notebook 04).
+    This is Tumult's ``MaxGroupsPerID`` G together with ``MaxRowsPerGroupPerID`` R (notebook 08).
 
     Under add/remove all rows of one ID the stability is :func:`grouped_truncation_factor`:
     ``R * G`` with Laplace noise, ``R * sqrt(G)`` (an L2 bound) with Gaussian noise when the query
@@ -302,17 +302,17 @@ def truncate_groups_per_id(
 
 
 def laplace_scale(sensitivity: float, epsilon: float) -> float:
-    """Laplace (or geometric) scale ``lambda = Delta_1 / epsilon`` for pure epsilon-DP (notebook 04)."""
+    """Laplace (or geometric) scale ``lambda = Delta_1 / epsilon`` for pure epsilon-DP (notebook 08)."""
     return _check_positive(sensitivity, "sensitivity") / _check_positive(epsilon, "epsilon")
 
 
 def gaussian_variance(sensitivity: float, rho: float) -> float:
-    """Gaussian variance ``sigma^2 = Delta_2^2 / (2 rho)`` for rho-zCDP (notebook 04)."""
+    """Gaussian variance ``sigma^2 = Delta_2^2 / (2 rho)`` for rho-zCDP (notebook 08)."""
     return _check_positive(sensitivity, "sensitivity") ** 2 / (2 * _check_positive(rho, "rho"))
 
 
 def zcdp_rho_for(epsilon: float, delta: float) -> float:
-    """The largest rho whose rho-zCDP guarantee implies (epsilon, delta)-DP (notebook 04).
+    """The largest rho whose rho-zCDP guarantee implies (epsilon, delta)-DP (notebook 08).
 
     rho-zCDP implies (rho + 2 sqrt(rho ln(1/delta)), delta)-DP (Bun and Steinke, 2016); solving for
     rho gives ``(sqrt(ln(1/delta) + epsilon) - sqrt(ln(1/delta)))**2``. It puts Gaussian noise and
@@ -326,7 +326,7 @@ def zcdp_rho_for(epsilon: float, delta: float) -> float:
 
 
 def gaussian_beats_laplace_from(sigma_per_unit: float, epsilon: float) -> int:
-    """Smallest ``G = MaxGroupsPerID`` at which Gaussian noise on each group's count is smaller (notebook 04).
+    """Smallest ``G = MaxGroupsPerID`` at which Gaussian noise on each group's count is smaller (notebook 08).
 
     Take ``R = 1`` (a larger ``R`` multiplies both noises alike). Laplace noise for pure epsilon-DP
     has scale ``G / epsilon``, so standard deviation ``sqrt(2) G / epsilon``; a Gaussian mechanism
@@ -541,20 +541,20 @@ def _with_copy(table: pd.DataFrame, id_column: str, value: Any, fresh: Any) -> p
     return pd.concat([table, copy], ignore_index=True)
 
 
-# --- the small tables of notebook 04 and the Tumult cross-check ---------------------------------
+# --- the small tables of notebook 08 and the Tumult cross-check ---------------------------------
 
 CROSSCHECK_FILE = Path(__file__).resolve().parent.parent / "data" / "tumult_crosscheck.json"
 
 
 def split_genres(row: Mapping[str, Any]) -> list[dict[str, str]]:
-    """One ``{"genre": ...}`` per entry of the ``;``-separated ``genres`` field (notebook 04 flat map)."""
+    """One ``{"genre": ...}`` per entry of the ``;``-separated ``genres`` field (notebook 08 flat map)."""
     if not isinstance(row, Mapping) or "genres" not in row:
         raise ValueError(f"row must be a mapping with a 'genres' field, got {row!r}")
     return [{"genre": genre} for genre in str(row["genres"]).split(";")]
 
 
 def example_tables() -> dict[str, pd.DataFrame]:
-    """The made-up tables of notebook 04, also used by ``tumult/crosscheck.py``.
+    """The made-up tables of notebook 08, also used by ``tumult/crosscheck.py``.
 
     ``people`` (genres to flat-map), ``residents`` with the public ``zip_states`` (ZIP 37752 lies in
     two states), ``users`` and ``purchases`` (private join on ``user_id``), and ``visits`` (one row
@@ -609,7 +609,7 @@ def dpteach_factor(case: Mapping[str, Any]) -> float:
 
 
 def crosscheck_table(path: str | Path = CROSSCHECK_FILE) -> pd.DataFrame:
-    """Tumult's factors (from ``make tumult-check``) next to this module's, one row per case (notebook 04)."""
+    """Tumult's factors (from ``make tumult-check``) next to this module's, one row per case (notebook 08)."""
     if not isinstance(path, str | Path):
         raise TypeError(f"path must be a str or a Path, got {type(path).__name__}")
     cases = json.loads(Path(path).read_text())["cases"]

@@ -1,4 +1,4 @@
-"""Interactive explorers (ipywidgets): sensitivity for notebooks 01 and 02, smooth sensitivity for notebook 07.
+"""Interactive explorers (ipywidgets): sensitivity for notebooks 02 and 03, smooth sensitivity for notebook 04.
 
 The computation lives in :func:`explain`, a plain function the tests call; the widget only wires
 controls to it. Without a widget front end (CI, nbconvert) the notebooks still run: the static figures
@@ -91,7 +91,7 @@ def largest_k(relation: str, size: int, universe_size: int) -> int:
 def sensitivity_explorer(universe: pd.DataFrame | Mapping[str, Sequence[float]], size: int) -> w.VBox:
     """Controls for column, query, relation, scope and k; shows the sensitivity and its witnesses.
 
-    It opens where notebook 01 starts: global scope, the first column, the median, the first relation, k = 1.
+    It opens where notebook 02 starts: global scope, the first column, the median, the first relation, k = 1.
     Local scope uses the first ``size`` values of the chosen column as the release (as the blog posts do).
     """
     if not isinstance(universe, pd.DataFrame | Mapping) or len(universe.keys()) == 0:
@@ -124,7 +124,7 @@ def sensitivity_explorer(universe: pd.DataFrame | Mapping[str, Sequence[float]],
     return w.VBox([w.HBox([column, query]), relation, scope, k, out])
 
 
-# --------------------------------------------------------------------------------------------- smooth (notebook 07)
+# --------------------------------------------------------------------------------------------- smooth (notebook 04)
 @dataclass(frozen=True)
 class SmoothExplanation:
     r"""One release's curve :math:`A^{(k)}`, its discounted values :math:`e^{-\beta k} A^{(k)}` and :math:`S^*`."""
@@ -162,7 +162,7 @@ def explain_smooth(
 def smooth_explorer(universe: Sequence[float] | np.ndarray, size: int) -> w.VBox:
     """Controls for query, release (every distinct release of ``size`` records), relation and β; shows
     :math:`A^{(k)}`, :math:`e^{-\\beta k} A^{(k)}` and :math:`S^*`. It opens on the median of the first release,
-    bounded, β = 0.5. Notebook 07."""
+    bounded, β = 0.5. Notebook 04."""
     values = as_dataset(universe, "universe")
     size = check_int("size", size, 2, values.size, high_label=f"|universe| = {values.size}")
     distinct, capacity = distinct_counts(values)

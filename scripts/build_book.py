@@ -23,6 +23,8 @@ from pathlib import Path
 import build_slides  # beside this script, as lab_setup.py imports cjk_webfont
 import cjk_webfont
 
+from dpteach.course import course_notebooks
+
 ROOT = Path(__file__).resolve().parent.parent
 BOOK = ROOT / "book"
 GENERATED = ROOT / "_build" / "book-generated"
@@ -58,7 +60,7 @@ def sphinx(out: Path, folder: Path = GENERATED) -> None:
 
 
 def copy_slides(slides: Path, out: Path) -> None:
-    decks = sorted(slides.glob("[0-9][0-9]_*.slides.html"))
+    decks = course_notebooks(slides, ".slides.html")
     if not decks:
         sys.exit(f"no slide decks in {slides}: run `make slides` first")
     shutil.copytree(slides, out / "slides", dirs_exist_ok=True)

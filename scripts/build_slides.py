@@ -29,6 +29,8 @@ import nbformat
 from nbconvert import SlidesExporter
 from traitlets.config import Config
 
+from dpteach.course import course_notebooks
+
 ROOT = Path(__file__).resolve().parent.parent
 SLIDES = ROOT / "slides"
 VENDOR_SPEC = SLIDES / "vendor.json"
@@ -206,7 +208,7 @@ def main(argv: list[str] | None = None) -> None:
                         help="run each notebook first instead of using its saved outputs")
     args = parser.parse_args(argv)
 
-    notebooks = sorted(args.notebooks.glob("[0-9][0-9]_*.ipynb"))
+    notebooks = course_notebooks(args.notebooks)
     if not notebooks:
         sys.exit(f"no notebooks named NN_*.ipynb in {args.notebooks}")
     out: Path = args.out.resolve()

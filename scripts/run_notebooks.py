@@ -34,6 +34,8 @@ import nbformat
 from jupyter_client.manager import KernelManager
 from nbclient import NotebookClient
 
+from dpteach.course import course_notebooks
+
 ROOT = Path(__file__).resolve().parent.parent
 IMAGES = ROOT / "images"
 WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
@@ -150,7 +152,7 @@ def main(targets: list[str]) -> None:
     """Run the notebooks named NN_*.ipynb in each folder of ``targets``, and each notebook file named there."""
     notebooks = []
     for target in map(Path, targets):
-        notebooks += [target] if target.suffix == ".ipynb" else sorted(target.glob("[0-9][0-9]_*.ipynb"))
+        notebooks += [target] if target.suffix == ".ipynb" else course_notebooks(target)
     if not notebooks:
         sys.exit(f"no notebooks named NN_*.ipynb in {' '.join(targets)}")
     total = 0

@@ -257,7 +257,7 @@ def test_a_sampler_returning_the_wrong_number_of_outputs_is_rejected():
 
 
 def test_textbook_laplace_leaks_through_its_last_bits_on_the_sum_pair():
-    """Notebook 05's floating-point slide: on x' = sum 100 every output below 64 in absolute value is a multiple of
+    """Notebook 10's floating-point slide: on x' = sum 100 every output below 64 in absolute value is a multiple of
     2^-47; on x = sum 0 many are not, so those outputs are impossible on x'. The audit still passes this sampler."""
     sampler = next(c.mechanism for c in CASES if c.name == "Laplace, scale 100 = GS/ε")
     x, x_prime = (np.array(data) for data in (audit_module.SUM_PAIR.x, audit_module.SUM_PAIR.x_prime))

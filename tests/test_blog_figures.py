@@ -2,7 +2,7 @@
 
 ``tests/data/blog_grids.csv`` was computed by the naive, blog-style engine (``scripts/pin_blog_grids.py``, a few
 minutes); the fast engine must reproduce it exactly, so a regression fails here and not only in a picture.
-Notebook 01's own figures (the Laplace worked example, the blog's k against a group's k) are pinned at the end.
+Notebook 02's own figures (the Laplace worked example, the blog's k against a group's k) are pinned at the end.
 """
 
 from __future__ import annotations
@@ -70,7 +70,7 @@ def test_figure_names_are_the_blogs() -> None:
         blog_figure("unbounded_c")
 
 
-# ------------------------------------------------------------------------------- notebook 01's own figures
+# ------------------------------------------------------------------------------- notebook 02's own figures
 DAYS = large_universe()["absence_days"].to_numpy()
 FIRST_SIX = tuple(DAYS[:6])
 

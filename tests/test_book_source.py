@@ -9,6 +9,8 @@ from types import SimpleNamespace
 
 import pytest
 
+from dpteach.course import PARTS, course_notebooks, number_of
+
 ROOT = Path(__file__).resolve().parent.parent
 SPEC = importlib.util.spec_from_file_location("dpteach_book", ROOT / "book" / "_ext" / "dpteach_book.py")
 BOOK = importlib.util.module_from_spec(SPEC)
@@ -23,16 +25,22 @@ def _read(docname: str) -> dict:
     return json.loads(source[0])
 
 
-def test_the_landing_page_lists_every_other_numbered_notebook_in_file_order() -> None:
+def test_the_sidebar_lists_every_other_course_notebook_once_under_its_part() -> None:
     toc = "".join(_read("notebooks/00_index")["cells"][-1]["source"])
     listed = [line for line in toc.splitlines() if line and not line.startswith((":", "```"))]
-    on_disk = sorted(p.name.removesuffix(".ipynb") for p in (ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
-    assert listed == [name for name in on_disk if name != "00_index"]
-    assert "03_local_sensitivity_frameworks.zh" in listed and ":hidden:" in toc
+    on_disk = [p.name.removesuffix(".ipynb") for p in course_notebooks(ROOT / "notebooks")]
+    assert sorted(listed) == sorted(name for name in on_disk if name != "00_index")
+    assert "05_local_sensitivity_frameworks.zh" in listed and "A1_exact_sensitivity_at_scale" in listed
+    captions = [line.removeprefix(":caption: ") for line in toc.splitlines() if line.startswith(":caption:")]
+    assert captions == [part.title for part in PARTS if part.title != "Start here"]
+    assert toc.count(":hidden:") == len(captions)
+    for tree, part in zip(toc.split("```{toctree}")[1:], (p for p in PARTS if p.title != "Start here"), strict=True):
+        members = [line for line in tree.splitlines() if line and not line.startswith((":", "```"))]
+        assert members and all(number_of(m) in part.numbers for m in members), part.title
 
 
 def test_each_page_gets_its_download_and_slide_links_under_its_title() -> None:
-    for notebook in sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb")):
+    for notebook in course_notebooks(ROOT / "notebooks"):
         stem = notebook.name.removesuffix(".ipynb")
         first = _read(f"notebooks/{stem}")["cells"][0]["source"]
         title, blank, attrs, links = first.splitlines()[:4]

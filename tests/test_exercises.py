@@ -16,12 +16,13 @@ from pathlib import Path
 import nbformat
 import pytest
 
+from dpteach.course import course_notebooks
 from dpteach.exercises import EXERCISES, judge
 from dpteach.exercises.core import Function, Number, say
 from dpteach.exercises.notebooks import check_cells, is_solution, kernel, student_version
 
 ROOT = Path(__file__).resolve().parent.parent
-NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+NOTEBOOKS = course_notebooks(ROOT / "notebooks")
 WITH_EXERCISES = [p for p in NOTEBOOKS if check_cells(nbformat.read(p, as_version=4))]
 MALFORMED = [None, "seven", object(), float("nan"), math.inf, True, [], (1, 2, 3, 4, 5), lambda *args: None,
              lambda *args: 1 / 0]

@@ -7,7 +7,9 @@ from pathlib import Path
 
 import pytest
 
-NOTEBOOKS = sorted((Path(__file__).resolve().parent.parent / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+from dpteach.course import course_notebooks
+
+NOTEBOOKS = course_notebooks(Path(__file__).resolve().parent.parent / "notebooks")
 LESSONS = [p for p in NOTEBOOKS if not p.name.startswith("00_")]
 # The slide types jupyterlab-deck and nbconvert both understand; "" continues the current slide. ("-", which
 # some tools write for "continue", makes jupyterlab-deck hide the cell, widgets and all.)
@@ -35,7 +37,7 @@ def test_lessons_set_up_once_keep_cells_short_and_hide_solutions(path: Path) -> 
     assert sum("default_rng(" in s for s in sources) <= 1, "seed once, at the top"
     for cell, source in zip(code, sources, strict=True):
         if "language-switch" in cell["metadata"].get("tags", []):
-            continue  # the translated strings of notebook 03, the one cell allowed to differ between editions
+            continue  # the translated strings of notebook 05, the one cell allowed to differ between editions
         lines = [line for line in source.splitlines() if line.strip()]
         assert len(lines) <= MAX_CODE_LINES, f"a {len(lines)}-line code cell: move the logic into dpteach\n{source}"
     markdown = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")

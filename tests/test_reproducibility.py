@@ -24,8 +24,10 @@ from pathlib import Path
 import nbformat
 import pytest
 
+from dpteach.course import course_notebooks
+
 ROOT = Path(__file__).resolve().parent.parent
-NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+NOTEBOOKS = course_notebooks(ROOT / "notebooks")
 IMAGES = ROOT / "images"
 
 

@@ -1,4 +1,4 @@
-"""Smooth sensitivity from scratch (dpteach.smooth, notebook 07): A^(k) and S* by enumeration on a universe."""
+"""Smooth sensitivity from scratch (dpteach.smooth, notebook 04): A^(k) and S* by enumeration on a universe."""
 
 from __future__ import annotations
 
@@ -91,7 +91,7 @@ def test_symmetric_mean_curve_on_the_extreme_release() -> None:
 
 
 def test_median_table_numbers() -> None:
-    """Notebook 07's table: (1, 2, 3) has LS 1 and A^(1) = 8; the rows with LS 7 reach 8 one step away."""
+    """Notebook 04's table: (1, 2, 3) has LS 1 and A^(1) = 8; the rows with LS 7 reach 8 one step away."""
     assert local_sensitivity_by_distance((1, 2, 3), TABLE, "median").tolist() == [1, 8, 8]
     assert local_sensitivity_by_distance((1, 3, 10), TABLE, "median").tolist() == [7, 8, 8]
     assert smooth_sensitivity((1, 2, 3), TABLE, "median", beta=0.5) == 8 * math.exp(-0.5)
@@ -145,7 +145,7 @@ def test_smooth_sensitivity_is_beta_smooth_on_every_pair_of_neighbours(case, bet
 
 
 def test_local_sensitivity_alone_is_not_smooth_but_smooth_sensitivity_is() -> None:
-    """The jump of notebook 02: LS goes 1 -> 8 between neighbours, S* at beta = 0.5 stays within e^0.5."""
+    """The jump of notebook 03: LS goes 1 -> 8 between neighbours, S* at beta = 0.5 stays within e^0.5."""
     x, y = (1, 2, 3), (1, 2, 10)
     assert local_sensitivity(y, TABLE, "median", relation="bounded") > math.exp(0.5) * local_sensitivity(
         x, TABLE, "median", relation="bounded")

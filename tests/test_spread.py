@@ -135,7 +135,7 @@ def test_candidates_are_neighbours_and_extremes_are_candidates(case) -> None:
 
 
 def test_symmetric_group_example_is_exact() -> None:
-    """Notebook 01's group of four: from (1, ..., 6) remove 4, 5, 6 and add 20."""
+    """Notebook 02's group of four: from (1, ..., 6) remove 4, 5, 6 and add 20."""
     days = [1, 2, 3, 4, 5, 6, 7, 8, 15, 20]
     for relation in RELATIONS:
         for k in range(1, 5):

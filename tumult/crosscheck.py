@@ -1,4 +1,4 @@
-"""Ask Tumult Analytics, running on Spark, which noise it adds for each case of notebook 04.
+"""Ask Tumult Analytics, running on Spark, which noise it adds for each case of notebook 08.
 
 Run in the separate environment ``.venv-tumult`` (``make tumult-check``): Tumult pins older numpy
 and pandas than the notebooks use. Each case builds a Tumult ``Session`` on the notebook's small

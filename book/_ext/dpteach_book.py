@@ -9,6 +9,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+from dpteach.course import PARTS, course_notebooks, number_of
+
 NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
 SLIDES_DIR = "slides"  # where scripts/build_book.py copies the decks, relative to the site's root
 
@@ -18,10 +20,17 @@ def jupyterlab_slug(text: str) -> str:
     return text.replace(" ", "-")
 
 
-def _notebooks(landing: str) -> list[str]:
-    """Every numbered notebook but the landing page, in file-name order (03's Chinese edition after 03)."""
-    return [p.name.removesuffix(".ipynb") for p in sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))
-            if f"notebooks/{p.stem}" != landing]
+def _table_of_contents(landing: str) -> str:
+    """The sidebar: one toctree per part of the course map (:data:`dpteach.course.PARTS`), captioned with the
+    part's title, its notebooks in file-name order (a Chinese edition right after its English lesson)."""
+    names = [p.name.removesuffix(".ipynb") for p in course_notebooks(NOTEBOOKS)]
+    trees = []
+    for part in PARTS:
+        members = [n for n in names if number_of(n) in part.numbers and f"notebooks/{n}" != landing]
+        if members:
+            trees.append("\n".join(["```{toctree}", ":hidden:", ":maxdepth: 1", f":caption: {part.title}", "",
+                                     *members, "```"]))
+    return "\n\n".join(trees)
 
 
 def _markdown_cell(source: str, name: str) -> dict[str, Any]:
@@ -51,8 +60,7 @@ def _add_page_furniture(app: Any, docname: str, source: list[str]) -> None:
         raise ValueError(f"{docname}: the first cell must open with the notebook's '# ' title")
     first["source"] = f"{title}\n\n{page_links(docname)}\n\n{rest}"
     if docname == app.config.root_doc:
-        toc = "\n".join(["```{toctree}", ":hidden:", ":maxdepth: 1", "", *_notebooks(docname), "```"])
-        nb["cells"].append(_markdown_cell(toc, "toc"))
+        nb["cells"].append(_markdown_cell(_table_of_contents(docname), "toc"))
     source[0] = json.dumps(nb)
 
 

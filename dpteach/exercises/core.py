@@ -1,6 +1,6 @@
 """The course's exercise mechanism: a check names its exercise and passes the student's answer.
 
-``check("01.2", scale_sum)`` looks the exercise up in :data:`EXERCISES`, judges the answer against a value or a
+``check("02.2", scale_sum)`` looks the exercise up in :data:`EXERCISES`, judges the answer against a value or a
 test computed here, out of sight of the notebook, its decks and the website, prints *right* or *not yet* (with a
 hint when the answer is a mistake the lesson teaches against) and returns a :class:`Verdict`. Malformed input (a
 wrong type, a value outside the universe, a function that returns ``None`` or raises) gets a message saying what
@@ -355,7 +355,7 @@ def register(*exercises: Exercise) -> None:
 def judge(key: str, answer: object, language: Language = "en") -> Verdict:
     """The verdict on ``answer`` for exercise ``key``, without printing (for tests and graders)."""
     if key not in EXERCISES:
-        raise ValueError(f"key must name a course exercise such as '01.1'; {key!r} is not one")
+        raise ValueError(f"key must name a course exercise such as '02.1'; {key!r} is not one")
     if language not in LANGUAGES:
         raise ValueError(f"language must be one of {LANGUAGES}, got {language!r}")
     return EXERCISES[key].judge(answer, language)

@@ -1,4 +1,4 @@
-"""The exercises of notebook 02 (local sensitivity): the right answers and the mistakes each one must catch."""
+"""The exercises of notebook 02 (global sensitivity): the right answers and the mistakes each one must catch."""
 
 from __future__ import annotations
 
@@ -7,8 +7,11 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from functools import partial
 
+import numpy as np
+
 from dpteach.datasets import large_universe
 from dpteach.exercises.core import (
+    Choice,
     Example,
     Exercise,
     Function,
@@ -19,197 +22,178 @@ from dpteach.exercises.core import (
     register,
 )
 from dpteach.queries import evaluate
-from dpteach.sensitivity import blog_bounded_local, global_sensitivity, local_sensitivity
+from dpteach.sensitivity import global_sensitivity
 
 Query = Callable[[tuple], float]
 
-TABLE_UNIVERSE = (1, 2, 3, 10, 11)  # the blog's hand-worked median table: releases of three
+
+def absence_days() -> np.ndarray:
+    return large_universe()["absence_days"].to_numpy()
 
 
-def absence_days() -> tuple[float, ...]:
-    return tuple(float(v) for v in large_universe()["absence_days"])
+def school_years() -> np.ndarray:
+    return large_universe()["school_year"].to_numpy()
 
 
-def school_years() -> tuple[float, ...]:
-    return tuple(float(v) for v in large_universe()["school_year"])
+# --- Exercise 3: bounded_global(f, universe, n) from scratch ----------------------------------------------------
 
-
-# --- Exercise 1: one row of the median table -----------------------------------------------------------------------
-
-ROW = (3, 10, 11)
-
-
-def row_local(relation: str) -> float:
-    return local_sensitivity(ROW, TABLE_UNIVERSE, "median", relation=relation)
-
-
-# --- Exercise 2: a group of two, where the blog's exactly-k value falls short ---------------------------------------
-
-GROUP_RELEASE, GROUP_QUERY, GROUP_K = (1, 2, 3), "var", 2
-
-
-def group_local(relation: str, k: int = GROUP_K) -> float:
-    return local_sensitivity(GROUP_RELEASE, TABLE_UNIVERSE, GROUP_QUERY, k=k, relation=relation)
-
-
-def largest_neighbour_value() -> float:
-    """The variance of the group neighbour that moves it most, not the move itself (a slip the hint names)."""
-    start = evaluate(GROUP_QUERY, GROUP_RELEASE)
-    return start + group_local("symmetric")
-
-
-# --- Exercise 3: bounded_local(f, x, universe, k) from scratch --------------------------------------------------------
-
-# Each small case is chosen so that one of the declared mistakes goes wrong on it (see the mistakes below).
-SMALL_CASES: tuple[tuple[str, tuple[float, ...], tuple[float, ...], int], ...] = (
-    ("sum", (5, 3, 0, 0), (3, 3, 0, 0, 5), 1),    # duplicates: a refill may use a value the core already holds
-    ("sum", (3, 5, 7), (0, 3, 5, 7, 10), 2),      # the largest k: one record replaced beats two
-    ("median", (1, 3, 10), TABLE_UNIVERSE, 1),   # the table row where the blog's function says 8
-    ("mean", (2, 2, 7), (2, 2, 2, 7, 7), 2),      # duplicates at both extremes
+BOUNDED_QUERIES = ("median", "mean", "sum", "var")
+SMALL_UNIVERSES: tuple[tuple[tuple[float, ...], int], ...] = (
+    ((0, 0, 0, 5), 2),          # duplicates: the release (0, 0) exists, and 5 may replace a 0
+    ((1, 1, 4, 4, 9), 3),
+    ((0, 0, 5, 5), 3),          # the only pair refills, both ways, with a value the release already holds
+    ((2, 7, 7), 2),             # the smallest: three releases, one record replaced
 )
-YEARS_QUERIES = ("mean", "median", "sum", "var", "percentile_90")
 
 
-def bounded_local_cases() -> list[tuple[Query, tuple[float, ...], tuple[float, ...], int]]:
-    """The first six school years (duplicates) at k = 1 and 2, then small adversarial multisets."""
-    years = school_years()
-    cases = [(partial(evaluate, q), years[:6], years, k) for k in (1, 2) for q in YEARS_QUERIES]
-    cases += [(partial(evaluate, q), tuple(map(float, x)), tuple(map(float, u)), k) for q, x, u, k in SMALL_CASES]
-    return cases
+def bounded_global_cases() -> list[tuple[Query, tuple[float, ...], int]]:
+    """The school years (duplicates), then small adversarial multisets, for several queries."""
+    years = tuple(float(v) for v in school_years())
+    universes = [(years, 6), *SMALL_UNIVERSES]
+    return [(partial(evaluate, q), tuple(map(float, u)), n) for u, n in universes for q in BOUNDED_QUERIES]
 
 
 def show_bounded_case(case: tuple) -> str:
-    f, x, universe, k = case
-    ints = lambda values: tuple(int(v) for v in values)  # noqa: E731
-    return f"f = the {f.args[0]}, x = {ints(x)}, universe = {ints(universe)}, k = {k}"
+    f, universe, n = case
+    return f"f = the {f.args[0]}, universe = {tuple(int(v) for v in universe)}, n = {n}"
 
 
-def bounded_local_truth(f: Query, x: Sequence[float], universe: Sequence[float], k: int) -> float:
-    return local_sensitivity(x, universe, f.args[0], k=k, relation="bounded", method="naive")  # type: ignore[attr-defined]
+def bounded_global_truth(f: Query, universe: Sequence[float], n: int) -> float:
+    return global_sensitivity(universe, n, f.args[0], relation="bounded")  # type: ignore[attr-defined]
 
 
-def _largest_move(f: Query, x: tuple, neighbours: list[tuple]) -> float:
-    return max((abs(f(x) - f(y)) for y in neighbours), default=0.0)
+def _replace_one(x: tuple, universe: Sequence[float], refill: Callable[[tuple, tuple], list]) -> list[tuple]:
+    return [kept + (v,) for i in range(len(x)) for kept in [x[:i] + x[i + 1:]] for v in refill(x, kept)]
 
 
-def _refilled(x: tuple, k: int, refills: Callable[[tuple], list]) -> list[tuple]:
-    """Every core of n - k records of x, refilled with every choice of k of ``refills(core)``."""
-    return [kept + added for kept in itertools.combinations(x, len(x) - k)
-            for added in itertools.combinations(refills(kept), k)]
+def _largest_change(f: Query, releases: list[tuple], neighbours: Callable[[tuple], list[tuple]]) -> float:
+    return max((abs(f(x) - f(y)) for x in releases for y in neighbours(x)), default=0.0)
 
 
-def mistake_not_in_kept(f: Query, x: tuple, universe: Sequence[float], k: int) -> float:
-    """Refills only with values the core does not hold at all (`v not in kept`), not with what U still holds."""
-    return _largest_move(f, x, _refilled(x, k, lambda kept: [v for v in universe if v not in kept]))
+def mistake_refill_from_values_not_in_x(f: Query, universe: Sequence[float], n: int) -> float:
+    """Refills only with values that x does not hold at all (a set difference, not a multiset one)."""
+    releases = list(itertools.combinations(universe, n))
+    return _largest_change(f, releases, lambda x: _replace_one(
+        x, universe, lambda x, kept: [v for v in universe if v not in x]))
 
 
-def mistake_refill_from_u_minus_x(f: Query, x: tuple, universe: Sequence[float], k: int) -> float:
-    """Refills every core from U − x, never with a record just removed: only exactly k changes are formed."""
-    left = sorted((Counter(universe) - Counter(x)).elements())
-    return _largest_move(f, x, _refilled(x, k, lambda kept: left))
+def mistake_distinct_values_only(f: Query, universe: Sequence[float], n: int) -> float:
+    """Enumerates releases of distinct values only, so releases that repeat a value are never tried."""
+    values = sorted(set(universe))
+    releases = list(itertools.combinations(values, n))
+    return _largest_change(f, releases, lambda x: _replace_one(
+        x, universe, lambda x, kept: sorted((Counter(universe) - Counter(kept)).elements())))
 
 
-def mistake_blog_groups(f: Query, x: tuple, universe: Sequence[float], k: int) -> float:
-    """The blog's function: the largest gap between two refills of one core, neither of them x."""
-    best = 0.0
-    for kept in itertools.combinations(x, len(x) - k):
-        left = sorted((Counter(universe) - Counter(kept)).elements())
-        values = [f(kept + added) for added in itertools.combinations(left, k)]
-        best = max(best, max(values) - min(values))
-    return best
+def mistake_add_or_remove(f: Query, universe: Sequence[float], n: int) -> float:
+    """Uses add/remove neighbours (one record removed, or one added) instead of replacements."""
+    def add_or_remove(x: tuple) -> list[tuple]:
+        left = sorted((Counter(universe) - Counter(x)).elements())
+        removed = [x[:i] + x[i + 1:] for i in range(len(x))] if len(x) > 1 else []
+        return removed + [x + (v,) for v in left]
+    return _largest_change(f, list(itertools.combinations(universe, n)), add_or_remove)
 
 
-# --- Exercise 4: a release on which the blog's function overstates --------------------------------------------------
+# --- Exercise 4: beat the blog's number with a dataset -----------------------------------------------------------
 
-RELEASE_SIZE = 6
-FIGURE_RELEASE = (1, 2, 3, 4, 5, 6)       # the first six students: the blog's function is right there
-UNBOUNDED_ONLY = (1, 2, 3, 4, 6, 7)       # above the unbounded local sensitivity, equal to the bounded one
-
-
-def read_release(answer: object, language: Language) -> tuple[float, ...]:
-    """Six absence-day values that the large universe holds (with multiplicity), sorted."""
-    return read_sub_multiset(answer, "my_release", absence_days(), language, size=RELEASE_SIZE)
+RELEASE = (1, 2, 3, 4, 5, 6)
+BLOG_EXAMPLE = (1, 2, 3, 20)
+GROUP = 4
 
 
-def blog_overstates(release: object, language: Language) -> str | None:
-    release = tuple(release)  # type: ignore[arg-type]
-    days = absence_days()
-    blog = blog_bounded_local(release, days, "median")
-    if blog > local_sensitivity(release, days, "median", relation="bounded"):
-        return None
-    if blog > local_sensitivity(release, days, "median", relation="unbounded"):
-        return {"en": "the blog's value exceeds the unbounded local sensitivity here, not the bounded one",
-                "zh": "这里博客的值超过的是无界局部敏感度，而不是有界的"}[language]
-    return {"en": "on this release the blog's function gives the true bounded local sensitivity",
-            "zh": "在这个发布上，博客的函数给出的正是真正的有界局部敏感度"}[language]
+def read_days_dataset(answer: object, language: Language) -> tuple[float, ...]:
+    """A dataset of absence-day values that the universe holds (with multiplicity), sorted."""
+    return read_sub_multiset(answer, "y_mine", absence_days(), language)
 
 
-# --- Exercise 5: the noise scale of a bounded mean -------------------------------------------------------------------
+def group_distance(x: Sequence[float], y: Sequence[float]) -> int:
+    """Records removed plus records added to turn the multiset x into y."""
+    cx, cy = Counter(map(float, x)), Counter(map(float, y))
+    return sum((cx - cy).values()) + sum((cy - cx).values())
 
-SCALE_RELEASE = slice(2, 8)  # the third to the eighth student
-SCALE_EPSILON = 0.5
+
+def beats_the_blog(y: object, language: Language) -> str | None:
+    y = tuple(y)  # type: ignore[arg-type]
+    if y == tuple(map(float, BLOG_EXAMPLE)):
+        return "that is the blog's own example (1, 2, 3, 20): find another one"
+    distance = group_distance(RELEASE, y)
+    if distance > GROUP:
+        return f"turning x into your y takes {distance} removals and additions; a group of four makes at most 4"
+    blog = global_sensitivity(absence_days(), len(RELEASE), "var", k=GROUP, relation="unbounded")
+    if abs(np.var(y) - np.var(RELEASE)) <= blog:
+        return f"your y is in reach, but its variance does not move by more than the blog's {blog:.2f}"
+    return None
 
 
-def mean_sensitivity(kind: str) -> float:
-    """The bounded local (of the release) or global sensitivity of the mean of absence days."""
-    days = absence_days()
-    if kind == "local":
-        return local_sensitivity(days[SCALE_RELEASE], days, "mean", relation="bounded")
-    return global_sensitivity(days, len(days[SCALE_RELEASE]), "mean", relation="bounded")
+FAMILY_EPSILON = 0.5
+COPIES_N, COPIES_K = 4, 2  # exercise 6: releases of four, group distance two
+
+
+def family_sensitivity(relation: str, k: int = GROUP) -> float:
+    """The global sensitivity of the variance of absence days, releases of six, at distance k."""
+    return global_sensitivity(absence_days(), len(RELEASE), "var", k=k, relation=relation)
 
 
 register(
     Exercise(
-        "02.1", "one row of the median table",
-        (Number(lambda: row_local("bounded")),
-         Number(lambda: blog_bounded_local(ROW, TABLE_UNIVERSE, "median"))),
-        (Mistake((row_local("unbounded"), blog_bounded_local(ROW, TABLE_UNIVERSE, "median")),
-                 "the first number is the unbounded local sensitivity; the exercise asks for the bounded one"),
-         Mistake((row_local("bounded"), global_sensitivity(TABLE_UNIVERSE, 3, "median", relation="bounded")),
-                 "the blog's function overstates on four rows of the table: check whether this row is one of them"),
-         Mistake((global_sensitivity(TABLE_UNIVERSE, 3, "median", relation="bounded"),) * 2,
-                 "that is the bounded global sensitivity, the worst row; this row's neighbours move less")),
+        "02.1", "count at k = 3, unbounded and bounded",
+        (Number(lambda: global_sensitivity(absence_days(), 6, "count", k=3, relation="unbounded")),
+         Number(lambda: global_sensitivity(absence_days(), 6, "count", k=3, relation="bounded"))),
+        (Mistake((1, 0), "1 is the count's sensitivity for one record; here three records change"),
+         Mistake((3, 3), "bounded neighbours replace records: the size, and so the count, never changes"),
+         Mistake((3, 1), "bounded neighbours replace records: the size, and so the count, never changes")),
     ),
     Exercise(
-        "02.2", "a group of two",
-        (Number(lambda: group_local("symmetric")),),
-        (Mistake(group_local("unbounded"),
-                 "that is the blog's exactly-k value (two added or two removed): a group of two may also remove "
-                 "one record and add another, or change only one"),
-         Mistake(group_local("symmetric", k=1), "that protects one person; the group has two"),
-         Mistake(largest_neighbour_value(),
-                 "that is the variance of a neighbour; the local sensitivity is how far it moves from x's")),
+        "02.2", "the Laplace scale of a sum",
+        (Number(lambda: global_sensitivity(absence_days(), 6, "sum", relation="unbounded") / 0.5),),
+        (Mistake(20, "20 is the sensitivity; the Laplace scale is the sensitivity divided by ε"),
+         Mistake(10, "the scale divides the sensitivity by ε = 0.5, it does not multiply it"),
+         Mistake(38, "that is the bounded scale (20 − 1)/0.5; under unbounded DP a record is added or removed")),
     ),
     Exercise(
-        "02.3", "bounded_local from scratch",
-        (Function(bounded_local_cases, bounded_local_truth, show=show_bounded_case),),
-        (Mistake(mistake_not_in_kept,
-                 "a refill may use any value the universe still holds beyond the records kept, even one the core "
-                 "already holds (a multiset difference U − kept, not `v not in kept`)"),
-         Mistake(mistake_refill_from_u_minus_x,
-                 "refill each core from U − kept, not from U − x: a removed record may come back, so neighbours "
-                 "with fewer than k changes are formed too"),
-         Mistake(mistake_blog_groups,
-                 "that is the blog's function: it compares the refills with each other, not with x")),
+        "02.3", "bounded_global from scratch",
+        (Function(bounded_global_cases, bounded_global_truth, show=show_bounded_case),),
+        (Mistake(mistake_refill_from_values_not_in_x,
+                 "a refill may use any value the universe still holds after removing one record, even one x "
+                 "already holds (a multiset difference, not `v not in x`)"),
+         Mistake(mistake_distinct_values_only,
+                 "releases may repeat a value the universe holds twice: enumerate releases of the universe's "
+                 "records, not of its distinct values"),
+         Mistake(mistake_add_or_remove,
+                 "bounded neighbours replace one record; adding or removing one is the unbounded relation")),
     ),
     Exercise(
-        "02.4", "a release on which the blog's function overstates",
-        (Example(read_release, blog_overstates),),
-        (Mistake(FIGURE_RELEASE,
-                 "that is the release of the blog's figures, where its function gives the true local sensitivity"),
-         Mistake(UNBOUNDED_ONLY,
-                 "the blog's value exceeds the unbounded local sensitivity here (the default relation of "
-                 "local_sensitivity), but its function is about bounded DP: compare with relation=\"bounded\"")),
+        "02.4", "a dataset that beats the blog's number",
+        (Example(read_days_dataset, beats_the_blog),),
+        (Mistake(BLOG_EXAMPLE, "that is the blog's own example"),
+         Mistake((1, 20), "too far: a group of four cannot remove five records and add one"),
+         Mistake((1, 2, 3, 4, 5, 20), "in reach, but the variance moves by less than 55.78")),
     ),
     Exercise(
-        "02.5", "the noise scale of a bounded mean",
-        (Number(lambda: mean_sensitivity("global") / SCALE_EPSILON),),
-        (Mistake(mean_sensitivity("local") / SCALE_EPSILON,
-                 "that is the local sensitivity over ε: the noise scale itself would depend on the data"),
-         Mistake(mean_sensitivity("global"), "that is the sensitivity; the Laplace scale divides it by ε"),
-         Mistake(mean_sensitivity("local"),
-                 "that is the local sensitivity, and not divided by ε"),
-         Mistake(mean_sensitivity("global") * SCALE_EPSILON,
-                 "the scale divides the sensitivity by ε = 0.5, it does not multiply it")),
+        "02.5", "the noise for a family of four",
+        (Number(lambda: family_sensitivity("symmetric") / FAMILY_EPSILON),),
+        (Mistake(family_sensitivity("unbounded") / FAMILY_EPSILON,
+                 "that uses the blog's exactly-k value: a family of four can also remove some records and add "
+                 "others, so use the group distance (relation=\"symmetric\")"),
+         Mistake(family_sensitivity("symmetric", k=1) / FAMILY_EPSILON,
+                 "that protects one student; the family has four"),
+         Mistake(GROUP * family_sensitivity("symmetric", k=1) / FAMILY_EPSILON,
+                 "that is 4 × the one-student sensitivity of releases of six, over ε: a family's changes pass through "
+                 "smaller datasets, so this is not the sensitivity at group distance 4 (here it is merely larger)"),
+         Mistake(family_sensitivity("symmetric"), "that is the sensitivity; the scale divides it by ε")),
+    ),
+    Exercise(
+        "02.6", "copies in the universe under add/remove",
+        (Number(lambda: COPIES_N + COPIES_K),),
+        (Mistake(4, "4 copies give every release, but a neighbour may add two more of the same value"),
+         Mistake(2, "a release alone may repeat one value four times"),
+         Mistake(8, "a neighbour adds at most k = 2 records to a release of 4")),
+    ),
+    Exercise(
+        "02.7", "can the group curve fall?",
+        (Choice(("a", "b", "c", "d"), "b"),),
+        (Mistake("a", "compare the sets: every dataset within distance k is also within distance k + 1"),
+         Mistake("c", "the variance is not monotone (adding a middle value lowers it); the reason lies in the sets"),
+         Mistake("d", "the argument about the sets holds for every query")),
     ),
 )

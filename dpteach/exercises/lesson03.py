@@ -1,241 +1,215 @@
-"""The exercises of notebook 03 (propose-test-release, smooth sensitivity, sample-and-aggregate): the right answers
-and the mistakes each one must catch."""
+"""The exercises of notebook 03 (local sensitivity): the right answers and the mistakes each one must catch."""
 
 from __future__ import annotations
 
-import math
-from collections.abc import Sequence
-from functools import cache
+import itertools
+from collections import Counter
+from collections.abc import Callable, Sequence
+from functools import partial
 
-import numpy as np
-
-from dpteach import datasets, ptr, saa, smooth
-from dpteach.exercises.core import Exercise, Function, Mistake, Number, register
-
-LOWER, UPPER = 0, 100                # the notebook's clipping range for ages and its median examples
-PUBLIC_SIZE = 48_842                 # the public bound N on n; the notebook's delta is 1/N^2
-FIVE = {"x": (0, 50, 50, 50, 100), "x'": (0, 0, 50, 50, 100)}
-
-
-# --- Exercise 1: the size behind a published sensitivity -------------------------------------------------------
-
-HOURS_CAP = 99                       # weekly hours, capped at u = 99
-PUBLISHED_LS = 0.0045731707          # the published u/(n + 1), to ten decimals
-NOTEBOOK_SIZE = 32_561               # the size of the notebook's own data (Adult training file)
-
-
-# --- Exercise 2: a threshold that keeps delta --------------------------------------------------------------------
-
-TEST_EPSILON, TEST_DELTA = 0.5, 1e-6
-
-
-# --- Exercise 3: smooth_median(data, beta) from its definition ---------------------------------------------------
-
-def _distance_curve(data: Sequence[float], ks: np.ndarray) -> np.ndarray:
-    return np.asarray(ptr.median_ls_at_distance(data, LOWER, UPPER, ks), dtype=float)
-
-
-def smooth_median_truth(data: Sequence[float], beta: float) -> float:
-    return smooth.smooth_sensitivity_median(data, LOWER, UPPER, beta)
-
-
-def mistake_from_k_1(data: Sequence[float], beta: float) -> float:
-    """The chapter's Definition 19: the maximum over k = 1, ..., n, leaving out the local sensitivity itself."""
-    ks = np.arange(1, len(data) + 1)
-    return float(np.max(np.exp(-beta * ks) * _distance_curve(data, ks)))
-
-
-def mistake_stop_before_n(data: Sequence[float], beta: float) -> float:
-    """Stops at k = n - 1 (``np.arange(len(data))``), before the window reaches both paddings."""
-    ks = np.arange(len(data))
-    return float(np.max(np.exp(-beta * ks) * _distance_curve(data, ks)))
-
-
-def mistake_local_only(data: Sequence[float], beta: float) -> float:
-    """The local sensitivity A(0) alone: no look at the datasets k steps away."""
-    return float(_distance_curve(data, np.arange(1))[0])
-
-
-def mistake_no_discount(data: Sequence[float], beta: float) -> float:
-    """The largest A(k) over 0 <= k <= n without the factor exp(-beta k): always the width of the range."""
-    return float(np.max(_distance_curve(data, np.arange(len(data) + 1))))
-
-
-NOTEBOOK_BETA = smooth.laplace_beta(1.0, 1 / PUBLIC_SIZE**2)
-
-
-@cache
-def smooth_median_cases() -> tuple[tuple[tuple[int, ...], float], ...]:
-    """Small adversarial multisets (one record, duplicates, extremes, an even size, A(0) = A(1) with the maximum
-    at k = 0, the maximum at k = n), the notebook's five numbers, and samples of ages, at several beta."""
-    ages = datasets.load_adult()["Age"].to_numpy()
-    rng = np.random.default_rng(303)
-    samples = [tuple(int(v) for v in rng.choice(ages, size=size, replace=False)) for size in (9, 14, 25)]
-    return (
-        ((37,), 0.5),                                   # one record: A(0) = 63 beats A(1) discounted
-        ((0, 100, 0, 100, 0), NOTEBOOK_BETA),           # A(0) = A(1): starting at k = 1 falls below A(0)
-        ((50, 50, 50), 0.1),                            # duplicates: A(n - 1) = 50, A(n) = 100, maximum at k = n
-        ((0, 0, 0), 1.0),                               # extremes: A(0) = A(1) = 0
-        ((20, 20, 80, 80), 0.05),                       # even size, two pairs of duplicates
-        ((12, 30, 45, 71, 88), 0.3),                    # distinct values
-        (FIVE["x"], NOTEBOOK_BETA),
-        (FIVE["x'"], NOTEBOOK_BETA),
-        (samples[0], NOTEBOOK_BETA),
-        (samples[1], 0.2),
-        (samples[2], 0.02),
-    )
-
-
-def show_smooth_case(case: tuple) -> str:
-    data, beta = case
-    return f"data = {data}, beta = {beta:.6g}"
-
-
-# --- Exercise 4: saa_scale(n_records, n_chunks, width, epsilon) --------------------------------------------------
-
-SAA_CASES: tuple[tuple[int, int, float, float], ...] = (
-    (1000, 300, 60, 1.0),      # slices of 4 rows: 250 chunks, not 300
-    (32_561, 600, 60, 0.5),
-    (10, 4, 30, 2.0),          # slices of 3 rows: 4 chunks, the last one shorter
-    (7, 7, 60, 1.0),           # K = n: one row per chunk
-    (100, 99, 10, 0.25),       # slices of 2 rows: 50 chunks
-    (1, 1, 40, 2.0),           # the smallest data: one row, one chunk
-    (5, 1, 45, 1.0),           # K = 1: a single chunk
-    (32_561, 6000, 60, 1.0),
+from dpteach.datasets import large_universe
+from dpteach.exercises.core import (
+    Example,
+    Exercise,
+    Function,
+    Language,
+    Mistake,
+    Number,
+    read_sub_multiset,
+    register,
 )
+from dpteach.queries import evaluate
+from dpteach.sensitivity import blog_bounded_local, global_sensitivity, local_sensitivity
+
+Query = Callable[[tuple], float]
+
+TABLE_UNIVERSE = (1, 2, 3, 10, 11)  # the blog's hand-worked median table: releases of three
 
 
-def saa_scale_truth(n_records: int, n_chunks: int, width: float, epsilon: float) -> float:
-    return width / (saa.contiguous_layout(n_records, n_chunks)[1] * epsilon)
+def absence_days() -> tuple[float, ...]:
+    return tuple(float(v) for v in large_universe()["absence_days"])
 
 
-def mistake_divide_by_k(n_records: int, n_chunks: int, width: float, epsilon: float) -> float:
-    """The chapter's scale: the number of chunks asked for, K, not the number formed."""
-    return width / (n_chunks * epsilon)
+def school_years() -> tuple[float, ...]:
+    return tuple(float(v) for v in large_universe()["school_year"])
 
 
-def mistake_no_epsilon(n_records: int, n_chunks: int, width: float, epsilon: float) -> float:
-    """The sensitivity of the average, width / c, without dividing by epsilon."""
-    size = math.ceil(n_records / n_chunks)
-    return width / math.ceil(n_records / size)
+# --- Exercise 1: one row of the median table -----------------------------------------------------------------------
+
+ROW = (3, 10, 11)
 
 
-def mistake_full_chunks_only(n_records: int, n_chunks: int, width: float, epsilon: float) -> float:
-    """Counts only full slices (n // size), leaving out the shorter last chunk."""
-    size = math.ceil(n_records / n_chunks)
-    return width / ((n_records // size) * epsilon)
+def row_local(relation: str) -> float:
+    return local_sensitivity(ROW, TABLE_UNIVERSE, "median", relation=relation)
 
 
-def show_saa_case(case: tuple) -> str:
-    n_records, n_chunks, width, epsilon = case
-    return f"n_records = {n_records}, n_chunks = {n_chunks}, width = {width}, epsilon = {epsilon}"
+# --- Exercise 2: a group of two, where the blog's exactly-k value falls short ---------------------------------------
+
+GROUP_RELEASE, GROUP_QUERY, GROUP_K = (1, 2, 3), "var", 2
 
 
-# --- Exercise 5: the heavy-tailed multiplier on x' ---------------------------------------------------------------
-
-PURE_EPSILON = 2.0
-
-
-def pure_multiplier(data: Sequence[float], beta: float, epsilon: float = PURE_EPSILON) -> float:
-    """The noise multiplier 10 S / epsilon (gamma = 4) with S the beta-smooth sensitivity of the median of data."""
-    return smooth.heavy_tail_scale(smooth.smooth_sensitivity_median(data, LOWER, UPPER, beta), epsilon)
+def group_local(relation: str, k: int = GROUP_K) -> float:
+    return local_sensitivity(GROUP_RELEASE, TABLE_UNIVERSE, GROUP_QUERY, k=k, relation=relation)
 
 
-def pure_smooth(data: Sequence[float], beta: float) -> float:
-    return smooth.smooth_sensitivity_median(data, LOWER, UPPER, beta)
+def largest_neighbour_value() -> float:
+    """The variance of the group neighbour that moves it most, not the move itself (a slip the hint names)."""
+    start = evaluate(GROUP_QUERY, GROUP_RELEASE)
+    return start + group_local("symmetric")
+
+
+# --- Exercise 3: bounded_local(f, x, universe, k) from scratch --------------------------------------------------------
+
+# Each small case is chosen so that one of the declared mistakes goes wrong on it (see the mistakes below).
+SMALL_CASES: tuple[tuple[str, tuple[float, ...], tuple[float, ...], int], ...] = (
+    ("sum", (5, 3, 0, 0), (3, 3, 0, 0, 5), 1),    # duplicates: a refill may use a value the core already holds
+    ("sum", (3, 5, 7), (0, 3, 5, 7, 10), 2),      # the largest k: one record replaced beats two
+    ("median", (1, 3, 10), TABLE_UNIVERSE, 1),   # the table row where the blog's function says 8
+    ("mean", (2, 2, 7), (2, 2, 2, 7, 7), 2),      # duplicates at both extremes
+)
+YEARS_QUERIES = ("mean", "median", "sum", "var", "percentile_90")
+
+
+def bounded_local_cases() -> list[tuple[Query, tuple[float, ...], tuple[float, ...], int]]:
+    """The first six school years (duplicates) at k = 1 and 2, then small adversarial multisets."""
+    years = school_years()
+    cases = [(partial(evaluate, q), years[:6], years, k) for k in (1, 2) for q in YEARS_QUERIES]
+    cases += [(partial(evaluate, q), tuple(map(float, x)), tuple(map(float, u)), k) for q, x, u, k in SMALL_CASES]
+    return cases
+
+
+def show_bounded_case(case: tuple) -> str:
+    f, x, universe, k = case
+    ints = lambda values: tuple(int(v) for v in values)  # noqa: E731
+    return f"f = the {f.args[0]}, x = {ints(x)}, universe = {ints(universe)}, k = {k}"
+
+
+def bounded_local_truth(f: Query, x: Sequence[float], universe: Sequence[float], k: int) -> float:
+    return local_sensitivity(x, universe, f.args[0], k=k, relation="bounded", method="naive")  # type: ignore[attr-defined]
+
+
+def _largest_move(f: Query, x: tuple, neighbours: list[tuple]) -> float:
+    return max((abs(f(x) - f(y)) for y in neighbours), default=0.0)
+
+
+def _refilled(x: tuple, k: int, refills: Callable[[tuple], list]) -> list[tuple]:
+    """Every core of n - k records of x, refilled with every choice of k of ``refills(core)``."""
+    return [kept + added for kept in itertools.combinations(x, len(x) - k)
+            for added in itertools.combinations(refills(kept), k)]
+
+
+def mistake_not_in_kept(f: Query, x: tuple, universe: Sequence[float], k: int) -> float:
+    """Refills only with values the core does not hold at all (`v not in kept`), not with what U still holds."""
+    return _largest_move(f, x, _refilled(x, k, lambda kept: [v for v in universe if v not in kept]))
+
+
+def mistake_refill_from_u_minus_x(f: Query, x: tuple, universe: Sequence[float], k: int) -> float:
+    """Refills every core from U − x, never with a record just removed: only exactly k changes are formed."""
+    left = sorted((Counter(universe) - Counter(x)).elements())
+    return _largest_move(f, x, _refilled(x, k, lambda kept: left))
+
+
+def mistake_blog_groups(f: Query, x: tuple, universe: Sequence[float], k: int) -> float:
+    """The blog's function: the largest gap between two refills of one core, neither of them x."""
+    best = 0.0
+    for kept in itertools.combinations(x, len(x) - k):
+        left = sorted((Counter(universe) - Counter(kept)).elements())
+        values = [f(kept + added) for added in itertools.combinations(left, k)]
+        best = max(best, max(values) - min(values))
+    return best
+
+
+# --- Exercise 4: a release on which the blog's function overstates --------------------------------------------------
+
+RELEASE_SIZE = 6
+FIGURE_RELEASE = (1, 2, 3, 4, 5, 6)       # the first six students: the blog's function is right there
+UNBOUNDED_ONLY = (1, 2, 3, 4, 6, 7)       # above the unbounded local sensitivity, equal to the bounded one
+
+
+def read_release(answer: object, language: Language) -> tuple[float, ...]:
+    """Six absence-day values that the large universe holds (with multiplicity), sorted."""
+    return read_sub_multiset(answer, "my_release", absence_days(), language, size=RELEASE_SIZE)
+
+
+def blog_overstates(release: object, language: Language) -> str | None:
+    release = tuple(release)  # type: ignore[arg-type]
+    days = absence_days()
+    blog = blog_bounded_local(release, days, "median")
+    if blog > local_sensitivity(release, days, "median", relation="bounded"):
+        return None
+    if blog > local_sensitivity(release, days, "median", relation="unbounded"):
+        return {"en": "the blog's value exceeds the unbounded local sensitivity here, not the bounded one",
+                "zh": "这里博客的值超过的是无界局部敏感度，而不是有界的"}[language]
+    return {"en": "on this release the blog's function gives the true bounded local sensitivity",
+            "zh": "在这个发布上，博客的函数给出的正是真正的有界局部敏感度"}[language]
+
+
+# --- Exercise 5: the noise scale of a bounded mean -------------------------------------------------------------------
+
+SCALE_RELEASE = slice(2, 8)  # the third to the eighth student
+SCALE_EPSILON = 0.5
+
+
+def mean_sensitivity(kind: str) -> float:
+    """The bounded local (of the release) or global sensitivity of the mean of absence days."""
+    days = absence_days()
+    if kind == "local":
+        return local_sensitivity(days[SCALE_RELEASE], days, "mean", relation="bounded")
+    return global_sensitivity(days, len(days[SCALE_RELEASE]), "mean", relation="bounded")
 
 
 register(
     Exercise(
-        "03.1", "the size behind a published sensitivity",
-        (Number(lambda: HOURS_CAP / PUBLISHED_LS - 1, decimals=0),),
-        (Mistake(NOTEBOOK_SIZE,
-                 {"en": "that is the size of this notebook's data; the published number belongs to another "
-                        "dataset, with u = 99",
-                  "zh": "那是本笔记本数据的大小；公布的数属于另一个数据集，其 u = 99"}),
-         Mistake(HOURS_CAP / PUBLISHED_LS,
-                 {"en": "u/LS solves LS = u/n; the chapter's bound is u/(n + 1)",
-                  "zh": "u/LS 解的是 LS = u/n；书中的界是 u/(n + 1)"}),
-         Mistake(UPPER / PUBLISHED_LS - 1,
-                 {"en": "u = 100 is the cap of the ages; these hours are capped at u = 99",
-                  "zh": "u = 100 是年龄的上界；这里的工作时长上界是 u = 99"}),
-         Mistake(HOURS_CAP / PUBLISHED_LS + 1,
-                 {"en": "check the algebra: LS = u/(n + 1) gives n + 1 = u/LS",
-                  "zh": "检查一下代数：由 LS = u/(n + 1) 得 n + 1 = u/LS"})),
+        "03.1", "one row of the median table",
+        (Number(lambda: row_local("bounded")),
+         Number(lambda: blog_bounded_local(ROW, TABLE_UNIVERSE, "median"))),
+        (Mistake((row_local("unbounded"), blog_bounded_local(ROW, TABLE_UNIVERSE, "median")),
+                 "the first number is the unbounded local sensitivity; the exercise asks for the bounded one"),
+         Mistake((row_local("bounded"), global_sensitivity(TABLE_UNIVERSE, 3, "median", relation="bounded")),
+                 "the blog's function overstates on four rows of the table: check whether this row is one of them"),
+         Mistake((global_sensitivity(TABLE_UNIVERSE, 3, "median", relation="bounded"),) * 2,
+                 "that is the bounded global sensitivity, the worst row; this row's neighbours move less")),
     ),
     Exercise(
-        "03.2", "a threshold that keeps its promise",
-        (Number(lambda: ptr.ptr_threshold(TEST_EPSILON, TEST_DELTA)),),
-        (Mistake(ptr.book_threshold(TEST_EPSILON, TEST_DELTA),
-                 {"en": "that is the chapter's threshold ln(2/δ)/(2ε); at distance 0 it passes far more often "
-                        "than δ",
-                  "zh": "那是书中的阈值 ln(2/δ)/(2ε)；在距离 0 处它通过的概率远大于 δ"}),
-         Mistake(math.log(1 / TEST_DELTA) / TEST_EPSILON,
-                 {"en": "Pr[Lap(1/ε) ≥ t] is ½·e^(−εt): the ½ is missing",
-                  "zh": "Pr[Lap(1/ε) ≥ t] 等于 ½·e^(−εt)：漏掉了 ½"}),
-         Mistake(math.log(2 / TEST_DELTA) / TEST_EPSILON,
-                 {"en": "½·e^(−εt) = δ gives e^(−εt) = 2δ, not δ/2",
-                  "zh": "由 ½·e^(−εt) = δ 得 e^(−εt) = 2δ，而不是 δ/2"}),
-         Mistake(ptr.ptr_threshold(1.0, TEST_DELTA),
-                 {"en": "the test here spends ε_test = 0.5, not the notebook's ε = 1",
-                  "zh": "这里的测试用 ε_test = 0.5，而不是笔记本中的 ε = 1"}),
-         Mistake(ptr.ptr_threshold_discrete(TEST_EPSILON, TEST_DELTA),
-                 {"en": "that is the integer threshold for discrete noise; the question asks for Laplace noise and "
-                        "a pass probability of exactly δ",
-                  "zh": "那是离散噪声的整数阈值；本题问的是拉普拉斯噪声、通过概率恰好为 δ 的阈值"})),
+        "03.2", "a group of two",
+        (Number(lambda: group_local("symmetric")),),
+        (Mistake(group_local("unbounded"),
+                 "that is the blog's exactly-k value (two added or two removed): a group of two may also remove "
+                 "one record and add another, or change only one"),
+         Mistake(group_local("symmetric", k=1), "that protects one person; the group has two"),
+         Mistake(largest_neighbour_value(),
+                 "that is the variance of a neighbour; the local sensitivity is how far it moves from x's")),
     ),
     Exercise(
-        "03.3", "smooth sensitivity of the median from its definition",
-        (Function(smooth_median_cases, smooth_median_truth, show=show_smooth_case),),
-        (Mistake(mistake_from_k_1,
-                 {"en": "that is the chapter's Definition 19, k from 1: it leaves out k = 0, the local sensitivity "
-                        "itself, and can fall below it",
-                  "zh": "那是书中的定义 19，k 从 1 开始：它漏掉了 k = 0，即局部敏感度本身，结果可能比它还小"}),
-         Mistake(mistake_stop_before_n,
-                 {"en": "your k stops at n − 1: np.arange(len(data)) leaves out k = n, where the window first "
-                        "reaches both ends of the range",
-                  "zh": "你的 k 停在 n − 1：np.arange(len(data)) 漏掉了 k = n，"
-                        "而窗口正是在 k = n 时才同时够到范围的两端"}),
-         Mistake(mistake_local_only,
-                 {"en": "that is the local sensitivity A(0): the smooth sensitivity also looks k steps away, "
-                        "discounted by exp(−βk)",
-                  "zh": "那是局部敏感度 A(0)：平滑敏感度还要看 k 步之外的数据集，并乘以折扣 exp(−βk)"}),
-         Mistake(mistake_no_discount,
-                 {"en": "the largest A(k) without the discount exp(−βk) is always the width of the range",
-                  "zh": "不乘折扣 exp(−βk) 时，最大的 A(k) 总是整个范围的宽度"})),
+        "03.3", "bounded_local from scratch",
+        (Function(bounded_local_cases, bounded_local_truth, show=show_bounded_case),),
+        (Mistake(mistake_not_in_kept,
+                 "a refill may use any value the universe still holds beyond the records kept, even one the core "
+                 "already holds (a multiset difference U − kept, not `v not in kept`)"),
+         Mistake(mistake_refill_from_u_minus_x,
+                 "refill each core from U − kept, not from U − x: a removed record may come back, so neighbours "
+                 "with fewer than k changes are formed too"),
+         Mistake(mistake_blog_groups,
+                 "that is the blog's function: it compares the refills with each other, not with x")),
     ),
     Exercise(
-        "03.4", "the noise contiguous chunks need",
-        (Function(lambda: SAA_CASES, saa_scale_truth, show=show_saa_case),),
-        (Mistake(mistake_divide_by_k,
-                 {"en": "that divides by K, the chunks asked for, as the chapter does; slices of ⌈n/K⌉ rows can "
-                        "form fewer",
-                  "zh": "这是像书中那样除以 K（要求的块数）；每片 ⌈n/K⌉ 行时实际形成的块可能更少"}),
-         Mistake(mistake_no_epsilon,
-                 {"en": "that is the sensitivity of the average; the Laplace scale divides it by ε",
-                  "zh": "那是平均值的敏感度；拉普拉斯尺度还要再除以 ε"}),
-         Mistake(mistake_full_chunks_only,
-                 {"en": "the last, shorter slice is a chunk too: count ⌈n/size⌉ chunks, not n // size",
-                  "zh": "最后那片较短的也是一块：块数是 ⌈n/size⌉，而不是 n // size"})),
+        "03.4", "a release on which the blog's function overstates",
+        (Example(read_release, blog_overstates),),
+        (Mistake(FIGURE_RELEASE,
+                 "that is the release of the blog's figures, where its function gives the true local sensitivity"),
+         Mistake(UNBOUNDED_ONLY,
+                 "the blog's value exceeds the unbounded local sensitivity here (the default relation of "
+                 "local_sensitivity), but its function is about bounded DP: compare with relation=\"bounded\"")),
     ),
     Exercise(
-        "03.5", "the price of pure epsilon",
-        (Number(lambda: pure_multiplier(FIVE["x'"], smooth.heavy_tail_beta(PURE_EPSILON))),),
-        (Mistake(pure_smooth(FIVE["x'"], smooth.heavy_tail_beta(PURE_EPSILON)),
-                 {"en": "that is S itself (with ε = 2, numerically also 2S/ε for this S); the heavy-tailed noise uses "
-                        "10S/ε",
-                  "zh": "那是 S 本身（ε = 2 时，数值上也等于这个 S 的 2S/ε）；重尾噪声用的是 10S/ε"}),
-         Mistake(10 * pure_smooth(FIVE["x'"], smooth.heavy_tail_beta(PURE_EPSILON)),
-                 {"en": "that is 10S: divide by ε = 2",
-                  "zh": "那是 10S：还要除以 ε = 2"}),
-         Mistake(round(pure_multiplier(FIVE["x'"], smooth.laplace_beta(PURE_EPSILON, 1 / PUBLIC_SIZE**2)), 2),
-                 {"en": "that S uses Laplace's β = ε/(2 ln(2/δ)); the heavy-tailed noise needs β = ε/10",
-                  "zh": "那个 S 用的是拉普拉斯的 β = ε/(2 ln(2/δ))；重尾噪声需要 β = ε/10"}),
-         Mistake(round(pure_multiplier(FIVE["x'"], smooth.heavy_tail_beta(1.0)), 2),
-                 {"en": "that S uses β = 0.1, from the notebook's ε = 1; here ε = 2",
-                  "zh": "那个 S 用的是由笔记本中 ε = 1 得到的 β = 0.1；这里 ε = 2"}),
-         Mistake(round(pure_multiplier(FIVE["x"], smooth.heavy_tail_beta(PURE_EPSILON)), 2),
-                 {"en": "that is the multiplier for x = (0, 50, 50, 50, 100); the question asks for x'",
-                  "zh": "那是 x = (0, 50, 50, 50, 100) 的倍数；题目问的是 x'"})),
+        "03.5", "the noise scale of a bounded mean",
+        (Number(lambda: mean_sensitivity("global") / SCALE_EPSILON),),
+        (Mistake(mean_sensitivity("local") / SCALE_EPSILON,
+                 "that is the local sensitivity over ε: the noise scale itself would depend on the data"),
+         Mistake(mean_sensitivity("global"), "that is the sensitivity; the Laplace scale divides it by ε"),
+         Mistake(mean_sensitivity("local"),
+                 "that is the local sensitivity, and not divided by ε"),
+         Mistake(mean_sensitivity("global") * SCALE_EPSILON,
+                 "the scale divides the sensitivity by ε = 0.5, it does not multiply it")),
     ),
 )

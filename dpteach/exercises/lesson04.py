@@ -1,16 +1,13 @@
-"""The exercises of notebook 04 (sensitivity of table transformations): the right answers and the mistakes each
-one must catch."""
+"""The exercises of notebook 04 (smooth sensitivity from scratch): the right answers and the mistakes each one must
+catch."""
 
 from __future__ import annotations
 
 import math
-from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
 
-import pandas as pd
-
-from dpteach import transformations as tr
+from dpteach import smooth
 from dpteach.exercises.core import (
-    Choice,
     Example,
     Exercise,
     Invalid,
@@ -18,206 +15,212 @@ from dpteach.exercises.core import (
     Mistake,
     Number,
     describe,
+    read_number,
     register,
 )
-from dpteach.mechanisms import analytic_gaussian_sigma
+from dpteach.queries import evaluate
+
+TABLE_UNIVERSE = (1, 2, 3, 10, 11)  # notebook 03's median table: releases of three
+X = (1, 2, 3)
 
 
-def _two_rows(row: dict) -> list[dict[str, str]]:
-    """Every row yields exactly two rows, as the data of exercise 1 do."""
-    return [{"part": "first"}, {"part": "second"}]
+def curve(release: Sequence[float], query: str = "median", relation: str = "bounded") -> list[float]:
+    """A^(0), A^(1), ... of ``release`` in the table universe, from dpteach."""
+    return [float(a) for a in smooth.local_sensitivity_by_distance(release, TABLE_UNIVERSE, query, relation=relation)]
 
 
-# --- Exercises 1 and 2: factors come from promises and multiply -------------------------------------------------
-
-PROMISED_ROWS, ACTUAL_ROWS, EPSILON_1 = 5, 2, 0.5
-CHAIN_MAX_ROWS, CHAIN_KEY_ROWS = 2, 4
-
-
-def flat_map_factor(max_rows: int) -> float:
-    """The stability of a flat map promising ``max_rows`` on data where each row yields exactly two rows."""
-    people = pd.DataFrame({"name": ["Ada", "Bo"]})
-    return tr.flat_map(people, _two_rows, max_rows=max_rows).stability
+def smooth_from(values: Sequence[float], beta: float, start: int = 0) -> float:
+    """max over k >= start of e^(-βk) A^(k); start = 1 is the book chapter's Definition 19."""
+    return max(math.exp(-beta * k) * a for k, a in enumerate(values) if k >= start)
 
 
-def public_join_factor(rows_of_busiest_key: int) -> float:
-    """The stability of a public join whose most frequent key appears ``rows_of_busiest_key`` times."""
-    public = pd.DataFrame({"key": [1] * rows_of_busiest_key + [2]})
-    return tr.public_join(pd.DataFrame({"key": [1, 2]}), public, on="key").stability
+# --- Exercise 1: one row of the table at two values of β --------------------------------------------------------------
+
+ROW, BETAS = (2, 3, 10), (0.5, 0.05)
 
 
-# --- Exercise 3: per-ID caps under Laplace and Gaussian noise --------------------------------------------------
-
-GROUPS_3, ROWS_3 = 9, 1
-
-
-def factors_3(laplace: str = "laplace", gaussian: str = "gaussian", grouped: bool = True) -> tuple[float, ...]:
-    """(Laplace factor, Gaussian factor, factor of the total without a group-by) for G = 9, R = 1."""
-    return (tr.grouped_truncation_factor(GROUPS_3, ROWS_3, laplace),  # type: ignore[arg-type]
-            tr.grouped_truncation_factor(GROUPS_3, ROWS_3, gaussian, grouped),  # type: ignore[arg-type]
-            tr.grouped_truncation_factor(GROUPS_3, ROWS_3, "gaussian", grouped=False))
+def row_smooth(beta: float) -> float:
+    return smooth.smooth_sensitivity(ROW, TABLE_UNIVERSE, "median", beta=beta)
 
 
-# --- Exercise 5: two tables on which one protected change moves the count by a + b ------------------------------
-
-A5, B5 = 1, 2
-MAX_TABLE_ROWS = 10
-TableCounts = tuple[tuple[object, int], ...]
+# --- Exercise 2: the β above which S*(x) is LS(x) ---------------------------------------------------------------------
 
 
-def _table_counts(table: object, name: str, language: Language) -> TableCounts:
-    """The rows per ``user_id`` of one table (all a count after the join depends on), or :class:`Invalid`."""
-    if not isinstance(table, pd.DataFrame):
-        raise Invalid({"en": f"{name} must be a pandas DataFrame with a user_id column, got {describe(table)}",
-                       "zh": f"{name} 应当是带 user_id 列的 pandas DataFrame，得到的是 {describe(table)}"}[language])
-    if "user_id" not in table.columns:
-        raise Invalid({"en": f"{name} has no user_id column (its columns: {list(map(str, table.columns))})",
-                       "zh": f"{name} 没有 user_id 列（它的列：{list(map(str, table.columns))}）"}[language])
-    if len(table) > MAX_TABLE_ROWS:
-        raise Invalid({"en": f"{name} has {len(table)} rows; keep each table to at most {MAX_TABLE_ROWS} (the "
-                             "referee tries every pair of changes, so its work grows with the product of the sizes)",
-                       "zh": f"{name} 有 {len(table)} 行；每张表最多 {MAX_TABLE_ROWS} 行（裁判要尝试每一对改动，"
-                             "工作量随两张表行数之积增长）"}[language])
-    ids = table["user_id"].tolist()
-    if any(v is None or (isinstance(v, float) and math.isnan(v)) for v in ids):
-        raise Invalid({"en": f"the user_id column of {name} holds missing values: give every row a user",
-                       "zh": f"{name} 的 user_id 列有缺失值：每一行都要有用户"}[language])
-    try:
-        counts = Counter(v.item() if hasattr(v, "item") else v for v in ids)
-    except TypeError:
-        raise Invalid({"en": f"the user_id values of {name} must be numbers or strings",
-                       "zh": f"{name} 的 user_id 应当是数或字符串"}[language]) from None
-    return tuple(sorted(counts.items(), key=lambda item: repr(item[0])))
+def threshold(values: Sequence[float], terms: Iterable[int] | None = None) -> float:
+    """The smallest β with e^(-βk) A^(k) <= A^(0) for every k >= 1 (or only for ``terms``): max_k ln(A^(k)/A^(0))/k.
+
+    S* = A^(0) exactly when every discounted term is at most A^(0), that is β >= ln(A^(k)/A^(0))/k for each k.
+    """
+    ks = range(1, len(values)) if terms is None else terms
+    return max(0.0, *(math.log(values[k] / values[0]) / k for k in ks))
 
 
-def read_join_tables(answer: object, language: Language) -> tuple[TableCounts, TableCounts]:
-    """The pair (users, purchases) as the rows per ``user_id`` of each table."""
-    if not isinstance(answer, tuple | list) or len(answer) != 2:
-        got = "one DataFrame" if isinstance(answer, pd.DataFrame) else describe(answer)
-        raise Invalid({"en": f"expected the pair (ex5_users, ex5_purchases), got {got}",
-                       "zh": f"应当是一对表 (ex5_users, ex5_purchases)，得到的是 {got}"}[language])
-    return (_table_counts(answer[0], "ex5_users", language), _table_counts(answer[1], "ex5_purchases", language))
+# --- Exercise 3: the heavy-tail multiplier for pure ε-DP --------------------------------------------------------------
+
+PURE_EPSILON = 2.0
+NOTEBOOK_DELTA = 1e-3  # the δ notebook 04 pairs with Laplace noise
 
 
-def _rebuild(counts: TableCounts) -> pd.DataFrame:
-    return pd.DataFrame({"user_id": [key for key, times in counts for _ in range(times)]})
+def multiplier(beta: float, epsilon: float = PURE_EPSILON) -> float:
+    """10 S*/ε (γ = 4) with S* of x at ``beta``."""
+    return smooth.heavy_tail_scale(smooth.smooth_sensitivity(X, TABLE_UNIVERSE, "median", beta=beta), epsilon)
 
 
-def join_count_change(tables: tuple[TableCounts, TableCounts]) -> tr.StabilityCheck:
-    """``tr.empirical_stability`` on the private join with a = 1, b = 2, one row of each table protected."""
-    pair = {"users": _rebuild(tables[0]), "purchases": _rebuild(tables[1])}
-
-    def step(p: dict[str, pd.DataFrame]) -> tr.Transformed:
-        return tr.private_join(p["users"], p["purchases"], "user_id", A5, B5, protect="row")
-
-    return tr.empirical_stability(pair, [step], tr.Count())
+def pure_s_star() -> float:
+    return smooth.smooth_sensitivity(X, TABLE_UNIVERSE, "median", beta=smooth.heavy_tail_beta(PURE_EPSILON))
 
 
-def reaches_a_plus_b(answer: object, language: Language) -> str | None:
-    tables: tuple[TableCounts, TableCounts] = answer  # type: ignore[assignment]
-    seen = join_count_change(tables).observed
-    if seen >= tr.private_join_count_sensitivity(A5, B5, "row"):
-        return None
-    return {"en": f"on your tables one protected change moves the count by at most {seen:g}, short of the target "
-                  f"(a·b = {A5 * B5} and a + b − 1 = {A5 + B5 - 1} fall short too); one protected change may hit "
-                  "a row of users and a row of purchases at once",
-            "zh": f"在你的表上一次受保护的改动最多让计数变化 {seen:g}，达不到目标（a·b = {A5 * B5}、"
-                  f"a + b − 1 = {A5 + B5 - 1} 也达不到）；一次受保护的改动可以同时改 users 的一行和 purchases 的一行"
-            }[language]
+# --- Exercise 4: neighbours under add/remove, A^(1) and S* of the mean ----------------------------------------------
+
+SYM_BETA = 0.25  # a β at which S*(x) is neither LS(x) nor the k = 1 term: the smoothing step is tested
+SYM_QUERY = "mean"
+NEIGHBOUR_CASES: tuple[tuple[float, ...], ...] = ((1, 2, 3), (2,), (10, 11), (1, 3, 10), (1, 2, 3, 10, 11))
+
+Neighbours = Callable[[tuple], Iterable[Sequence[float]]]
 
 
-def _tables(users: list[int], purchases: list[int]) -> tuple[pd.DataFrame, pd.DataFrame]:
-    return pd.DataFrame({"user_id": users}), pd.DataFrame({"user_id": purchases})
+def as_dataset(data: Sequence[float]) -> tuple[float, ...]:
+    return tuple(sorted(float(v) for v in data))
 
 
-# --- Exercise 6: where Gaussian noise wins, exact and loose ----------------------------------------------------
-
-EPSILON_6, DELTA_6, DELTA_SECTION_6 = 1.0, 1e-9, 1e-6
-
-
-def crossovers(delta: float) -> tuple[int, int]:
-    """(first G with the analytic Gaussian, first G with the zCDP route) at ε = 1 and ``delta``, R = 1."""
-    exact = analytic_gaussian_sigma(1.0, EPSILON_6, delta)
-    loose = math.sqrt(tr.gaussian_variance(1.0, tr.zcdp_rho_for(EPSILON_6, delta)))
-    return (tr.gaussian_beats_laplace_from(exact, EPSILON_6),
-            tr.gaussian_beats_laplace_from(loose, EPSILON_6))
+def neighbours_reference(data: tuple) -> set[tuple]:
+    """One record of the universe added (a value data lacks: U has no repeats) or one removed, never empty."""
+    added = {as_dataset(data + (v,)) for v in TABLE_UNIVERSE if v not in data}
+    removed = {as_dataset(data[:i] + data[i + 1:]) for i in range(len(data))} if len(data) > 1 else set()
+    return added | removed
 
 
-def floor_crossovers() -> tuple[int, int]:
-    """The integer parts of (εσ)²/2 for both calibrations: the last G at which Laplace noise still wins."""
-    exact, loose = crossovers(DELTA_6)
-    return exact - 1, loose - 1
+def mistake_replacements(data: tuple) -> set[tuple]:
+    """Bounded neighbours (one record replaced): two steps of add/remove DP."""
+    spare = [v for v in TABLE_UNIVERSE if v not in data]
+    return {as_dataset(data[:i] + data[i + 1:] + (v,)) for i in range(len(data)) for v in spare}
+
+
+def mistake_repeats(data: tuple) -> set[tuple]:
+    """Adds any value of U, also one data already holds: datasets the universe cannot form."""
+    added = {as_dataset(data + (v,)) for v in TABLE_UNIVERSE}
+    removed = {as_dataset(data[:i] + data[i + 1:]) for i in range(len(data))} if len(data) > 1 else set()
+    return added | removed
+
+
+def from_scratch(neighbours: Neighbours, beta: float) -> tuple[float, float]:
+    """A^(1)(x) and S*(x) of the mean with the notebook's solution code and ``neighbours``, k up to |U|."""
+    def ls(data: tuple) -> float:
+        return max(abs(evaluate(SYM_QUERY, data) - evaluate(SYM_QUERY, y)) for y in neighbours(data))
+
+    balls = [{as_dataset(X)}]
+    for _ in TABLE_UNIVERSE:
+        balls.append(balls[-1] | {as_dataset(y) for z in balls[-1] for y in neighbours(z)})
+    values = [max(ls(y) for y in ball) for ball in balls]
+    return values[1], smooth_from(values, beta)
+
+
+def read_neighbours(answer: object, language: Language) -> tuple[frozenset[tuple[float, ...]], ...]:
+    """The student's ``neighbours_sym`` run on every case: one set of sorted datasets per case."""
+    if not callable(answer):
+        raise Invalid({"en": f"the first answer must be your function neighbours_sym, got {describe(answer)}",
+                       "zh": f"第一个答案应当是你的函数 neighbours_sym，得到的是 {describe(answer)}"}[language])
+    sets = []
+    for data in NEIGHBOUR_CASES:
+        try:
+            output = answer(tuple(data))
+        except Exception as error:  # the student's code: report it, never a traceback
+            raise Invalid({"en": f"neighbours_sym raised {type(error).__name__}: {error} on the input {data}",
+                           "zh": f"neighbours_sym 在输入 {data} 上抛出了 {type(error).__name__}：{error}"}[language]
+                          ) from None
+        if isinstance(output, str | bytes) or not isinstance(output, Iterable):
+            raise Invalid({"en": f"neighbours_sym{data} returned {describe(output)}; it should return a set of "
+                                 "datasets (sorted tuples)",
+                           "zh": f"neighbours_sym{data} 返回了 {describe(output)}；它应当返回数据集（排好序的元组）"
+                                 "组成的集合"}[language])
+        datasets = []
+        for y in output:
+            if isinstance(y, str | bytes) or not isinstance(y, Iterable):
+                raise Invalid({"en": f"neighbours_sym{data} holds {describe(y)}, which is not a dataset (a tuple)",
+                               "zh": f"neighbours_sym{data} 里有 {describe(y)}，它不是数据集（元组）"}[language])
+            datasets.append(tuple(sorted(read_number(v, language) for v in y)))
+        sets.append(frozenset(datasets))
+    return tuple(sets)
+
+
+def neighbours_right(sets: object, language: Language) -> str | None:
+    for data, mine in zip(NEIGHBOUR_CASES, sets, strict=True):  # type: ignore[call-overload]
+        truth = neighbours_reference(data)
+        if () in mine:
+            return {"en": f"neighbours_sym{data} holds the empty dataset; a dataset is never empty",
+                    "zh": f"neighbours_sym{data} 里有空数据集；数据集永远不为空"}[language]
+        extra = sorted(mine - truth)
+        if extra:
+            return {"en": f"neighbours_sym{data} holds {extra[0]}, which is not one addition or removal away",
+                    "zh": f"neighbours_sym{data} 里的 {extra[0]} 不是加一条或删一条记录得到的"}[language]
+        if mine != truth:
+            missing = len(truth - mine)
+            return {"en": f"neighbours_sym{data} misses {missing} of its {len(truth)} neighbours",
+                    "zh": f"neighbours_sym{data} 漏掉了它的 {len(truth)} 个邻居中的 {missing} 个"}[language]
+    return None
+
+
+def sym_truth() -> tuple[float, float]:
+    return (smooth.local_sensitivity_at_distance(X, TABLE_UNIVERSE, SYM_QUERY, 1, relation="symmetric"),
+            smooth.smooth_sensitivity(X, TABLE_UNIVERSE, SYM_QUERY, beta=SYM_BETA, relation="symmetric"))
+
+
+def sym_mistake(values: Callable[[list[float]], float]) -> tuple[Neighbours, float, float]:
+    """The right function and A^(1), with S* replaced by ``values`` of the symmetric curve."""
+    return neighbours_reference, sym_truth()[0], values(curve(X, SYM_QUERY, "symmetric"))
+
+
+def with_function(neighbours: Neighbours) -> tuple[Neighbours, float, float]:
+    return (neighbours, *from_scratch(neighbours, SYM_BETA))
 
 
 register(
     Exercise(
-        "04.1", "a promise, not the data",
-        (Number(lambda: tr.laplace_scale(flat_map_factor(PROMISED_ROWS), EPSILON_1)),),
-        (Mistake(tr.laplace_scale(ACTUAL_ROWS, EPSILON_1),
-                 "that uses the two rows the data produce; the factor is the promise max_rows, which holds for "
-                 "any input, including a newcomer with many genres"),
-         Mistake(PROMISED_ROWS, "that is the sensitivity; the Laplace scale divides it by ε"),
-         Mistake(PROMISED_ROWS * EPSILON_1, "the scale divides the sensitivity by ε = 0.5, it does not multiply it")),
+        "04.1", "S* of one row at two values of β",
+        tuple(Number(lambda b=b: row_smooth(b)) for b in BETAS),
+        (Mistake(tuple(smooth_from(curve(ROW), b, start=1) for b in BETAS),
+                 "that starts the maximum at k = 1 (the book chapter's Definition 19): the k = 0 term, LS(x), "
+                 "belongs to it, so S* is never below LS"),
+         Mistake((curve(ROW)[0],) * 2, "that is LS(x) at both β: the datasets a few steps away count too, "
+                 "discounted by e^(-βk)"),
+         Mistake((max(curve(ROW)),) * 2, "that leaves out the discount e^(-βk): a dataset k steps away demands "
+                 "only e^(-βk) times its local sensitivity")),
     ),
     Exercise(
-        "04.2", "a flat map, then a public join",
-        (Number(lambda: flat_map_factor(CHAIN_MAX_ROWS) * public_join_factor(CHAIN_KEY_ROWS)),),
-        (Mistake(CHAIN_MAX_ROWS + CHAIN_KEY_ROWS,
-                 "each of the flat map's rows meets every public row with its key: the factors multiply, they "
-                 "do not add"),
-         Mistake(CHAIN_KEY_ROWS, "that is the join's factor alone; one input row already became several rows "
-                                 "before the join"),
-         Mistake(CHAIN_MAX_ROWS, "that is the flat map's factor alone; the join multiplies each of its rows")),
+        "04.2", "the β above which S* is LS",
+        (Number(lambda: threshold(curve(X))),),
+        (Mistake(threshold(curve(X), terms=[2]),
+                 "that makes the k = 2 term equal to LS(x); another term stays above it longer"),
+         Mistake(math.log10(curve(X)[1] / curve(X)[0]),
+                 "that uses the base-10 logarithm; e^(-β) calls for the natural one"),
+         Mistake(curve(X)[1] / curve(X)[0], "that is the ratio A^(1)/LS; β sits in the exponent")),
     ),
     Exercise(
-        "04.3", "per-ID caps: Laplace, Gaussian, no group-by",
-        tuple(Number(lambda i=i: factors_3()[i]) for i in range(3)),
-        (Mistake(factors_3("gaussian", "laplace"),
-                 "the two noises are swapped: Laplace noise is calibrated to the L1 norm R·G, Gaussian noise to "
-                 "the L2 norm R·√G"),
-         Mistake(factors_3()[:2] + (factors_3()[1],),
-                 "without a group-by every kept row of the patient lands in one number: the square root needs "
-                 "the change spread over G counts"),
-         Mistake(factors_3("laplace", "laplace"),
-                 "the Gaussian mechanism is calibrated to the L2 norm of the change, √(G·R²), not to its L1 "
-                 "norm")),
+        "04.3", "the heavy-tail multiplier for pure ε-DP",
+        (Number(lambda: multiplier(smooth.heavy_tail_beta(PURE_EPSILON))),),
+        (Mistake(multiplier(smooth.laplace_beta(PURE_EPSILON, NOTEBOOK_DELTA)),
+                 "that computes S* with the Laplace β = ε/(2 ln(2/δ)); the heavy-tailed noise for pure ε-DP "
+                 "has its own β"),
+         Mistake(smooth.heavy_tail_scale(pure_s_star(), 1.0), "you forgot to divide by ε"),
+         Mistake(2 * pure_s_star() / PURE_EPSILON,
+                 "that is Laplace's scale 2S*/ε; the heavy-tailed Z is multiplied by 2(γ + 1)S*/ε"),
+         Mistake(smooth.heavy_tail_scale(curve(X)[0], PURE_EPSILON),
+                 "that scales LS(x), not S*(x): the noise of notebook 03's leak")),
     ),
     Exercise(
-        "04.4", "why a public join may read its factor from the data",
-        (Choice(("a", "b", "c", "d"), "c"),),
-        (Mistake("a", "ZIP codes are an example; a public table may repeat a key any number of times, and the "
-                      "join's factor follows it"),
-         Mistake("b", "size is not the reason: a private table's key counts are as easy to compute, but they "
-                      "depend on the people in it"),
-         Mistake("d", "noise scaled to a count read from private data would itself reveal that count: the "
-                      "bound must be fixed without looking")),
-    ),
-    Exercise(
-        "04.5", "two tables on which the count moves by a + b",
-        (Example(read_join_tables, reaches_a_plus_b),),
-        (Mistake(_tables([1], [1, 1]),
-                 "one user with a row in each table: the count moves by x·y ≤ a·b at most; a protected change "
-                 "may hit two different users"),
-         Mistake(_tables([1], [1]),
-                 "with one user both changes hit the same key, and x'·y' − x·y stays within a + b − 1"),
-         Mistake(_tables([1, 2], [1, 2]),
-                 "two users, but the one who loses their users row has a single purchase: a removal takes as "
-                 "many joined rows as the other side keeps for that user, up to b"),
-         Mistake(_tables([1, 1], [1, 1, 1]),
-                 "every row here beyond the bounds is truncated away, so removing one is absorbed by the next: "
-                 "the count does not move at all")),
-    ),
-    Exercise(
-        "04.6", "when Gaussian noise wins at δ = 10⁻⁹",
-        (Number(lambda: crossovers(DELTA_6)[0]), Number(lambda: crossovers(DELTA_6)[1])),
-        (Mistake((crossovers(DELTA_6)[1],) * 2,
-                 "the first number uses the zCDP route; the exact calibration is the analytic Gaussian "
-                 "(analytic_gaussian_sigma), whose σ is smaller"),
-         Mistake(crossovers(DELTA_6)[::-1], "the two are swapped: the loose zCDP σ is larger, so its crossover "
-                                            "comes later"),
-         Mistake(crossovers(DELTA_SECTION_6), "those are section 6's crossovers at δ = 10⁻⁶; a smaller δ needs "
-                                              "more Gaussian noise"),
-         Mistake(floor_crossovers(), "the Gaussian wins for G > (εσ)²/2: the first whole number above that "
-                                     "value, not its integer part")),
+        "04.4", "smooth sensitivity from scratch under add/remove",
+        (Example(read_neighbours, neighbours_right),
+         Number(lambda: sym_truth()[0]),
+         Number(lambda: sym_truth()[1])),
+        (Mistake(sym_mistake(lambda values: values[0]),
+                 "your S* is LS(x), the k = 0 term: at this β a dataset farther away demands more"),
+         Mistake(sym_mistake(lambda values: smooth_from(values[:2], SYM_BETA)),
+                 "your S* stops at k = 1: the maximum runs over every distance, up to 5"),
+         Mistake(sym_mistake(max), "your S* leaves out the discount e^(-βk)"),
+         Mistake(with_function(mistake_replacements),
+                 "neighbours_sym replaces a record: under add/remove DP that is two steps, one removal and one "
+                 "addition"),
+         Mistake(with_function(mistake_repeats),
+                 "neighbours_sym adds values the data already holds: the universe holds each value once")),
     ),
 )

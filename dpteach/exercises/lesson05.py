@@ -1,164 +1,241 @@
-"""The exercises of notebook 05 (auditing privacy by experiment): the right answers and the mistakes each one must
-catch.
-
-Every audit here runs with the fixed seed :data:`AUDIT_SEED`, from which :func:`dpteach.audit.audit` derives the
-``numpy.random.Generator`` of each of its streams, so the expected values are the same on every run and machine.
-"""
+"""The exercises of notebook 05 (propose-test-release, smooth sensitivity, sample-and-aggregate): the right answers
+and the mistakes each one must catch."""
 
 from __future__ import annotations
 
-import dataclasses
 import math
+from collections.abc import Sequence
 from functools import cache
 
 import numpy as np
 
-from dpteach import audit
-from dpteach.exercises.core import Choice, Exercise, Function, Mistake, Number, register
-from dpteach.saa import contiguous_layout
+from dpteach import datasets, ptr, saa, smooth
+from dpteach.exercises.core import Exercise, Function, Mistake, Number, register
 
-AUDIT_SEED = 0
-"""The seed of every audit below; ``AuditCase.run()`` and ``audit.audit`` default to it, as in the notebook."""
-
-# --- Exercise 1: the audit's resolution ------------------------------------------------------------------------
-
-FEW_RUNS = 2_000
+LOWER, UPPER = 0, 100                # the notebook's clipping range for ages and its median examples
+PUBLIC_SIZE = 48_842                 # the public bound N on n; the notebook's delta is 1/N^2
+FIVE = {"x": (0, 50, 50, 50, 100), "x'": (0, 0, 50, 50, 100)}
 
 
-def book_ptr_at_claimed_epsilon() -> audit.AuditCase:
-    """The book's PTR audited against the ε it claims, on the pair at distance 0 | 1."""
-    return next(c for c in audit.CASES if c.pair is audit.PTR_PAIRS[1] and c.short == "book, ε")
+# --- Exercise 1: the size behind a published sensitivity -------------------------------------------------------
+
+HOURS_CAP = 99                       # weekly hours, capped at u = 99
+PUBLISHED_LS = 0.0045731707          # the published u/(n + 1), to ten decimals
+NOTEBOOK_SIZE = 32_561               # the size of the notebook's own data (Adult training file)
+
+
+# --- Exercise 2: a threshold that keeps delta --------------------------------------------------------------------
+
+TEST_EPSILON, TEST_DELTA = 0.5, 1e-6
+
+
+# --- Exercise 3: smooth_median(data, beta) from its definition ---------------------------------------------------
+
+def _distance_curve(data: Sequence[float], ks: np.ndarray) -> np.ndarray:
+    return np.asarray(ptr.median_ls_at_distance(data, LOWER, UPPER, ks), dtype=float)
+
+
+def smooth_median_truth(data: Sequence[float], beta: float) -> float:
+    return smooth.smooth_sensitivity_median(data, LOWER, UPPER, beta)
+
+
+def mistake_from_k_1(data: Sequence[float], beta: float) -> float:
+    """The chapter's Definition 19: the maximum over k = 1, ..., n, leaving out the local sensitivity itself."""
+    ks = np.arange(1, len(data) + 1)
+    return float(np.max(np.exp(-beta * ks) * _distance_curve(data, ks)))
+
+
+def mistake_stop_before_n(data: Sequence[float], beta: float) -> float:
+    """Stops at k = n - 1 (``np.arange(len(data))``), before the window reaches both paddings."""
+    ks = np.arange(len(data))
+    return float(np.max(np.exp(-beta * ks) * _distance_curve(data, ks)))
+
+
+def mistake_local_only(data: Sequence[float], beta: float) -> float:
+    """The local sensitivity A(0) alone: no look at the datasets k steps away."""
+    return float(_distance_curve(data, np.arange(1))[0])
+
+
+def mistake_no_discount(data: Sequence[float], beta: float) -> float:
+    """The largest A(k) over 0 <= k <= n without the factor exp(-beta k): always the width of the range."""
+    return float(np.max(_distance_curve(data, np.arange(len(data) + 1))))
+
+
+NOTEBOOK_BETA = smooth.laplace_beta(1.0, 1 / PUBLIC_SIZE**2)
 
 
 @cache
-def book_ptr_audit(n_samples: int) -> audit.AuditResult:
-    return dataclasses.replace(book_ptr_at_claimed_epsilon(), n_samples=n_samples).run(seed=AUDIT_SEED)
+def smooth_median_cases() -> tuple[tuple[tuple[int, ...], float], ...]:
+    """Small adversarial multisets (one record, duplicates, extremes, an even size, A(0) = A(1) with the maximum
+    at k = 0, the maximum at k = n), the notebook's five numbers, and samples of ages, at several beta."""
+    ages = datasets.load_adult()["Age"].to_numpy()
+    rng = np.random.default_rng(303)
+    samples = [tuple(int(v) for v in rng.choice(ages, size=size, replace=False)) for size in (9, 14, 25)]
+    return (
+        ((37,), 0.5),                                   # one record: A(0) = 63 beats A(1) discounted
+        ((0, 100, 0, 100, 0), NOTEBOOK_BETA),           # A(0) = A(1): starting at k = 1 falls below A(0)
+        ((50, 50, 50), 0.1),                            # duplicates: A(n - 1) = 50, A(n) = 100, maximum at k = n
+        ((0, 0, 0), 1.0),                               # extremes: A(0) = A(1) = 0
+        ((20, 20, 80, 80), 0.05),                       # even size, two pairs of duplicates
+        ((12, 30, 45, 71, 88), 0.3),                    # distinct values
+        (FIVE["x"], NOTEBOOK_BETA),
+        (FIVE["x'"], NOTEBOOK_BETA),
+        (samples[0], NOTEBOOK_BETA),
+        (samples[1], 0.2),
+        (samples[2], 0.02),
+    )
 
 
-# --- Exercise 2: enough chunks ---------------------------------------------------------------------------------
-
-CHUNKS_RECORDS = len(audit.CHUNKS_PAIR.x)
-
-
-@cache
-def chunks_audit(n_chunks: int, noise_for: str = "K") -> float:
-    """ε̂ of contiguous sample-and-aggregate of each chunk's maximum on the chunk-count pair, at ε = 1."""
-    sampler = audit.saa_batch(np.max, n_chunks, audit.LOWER, audit.UPPER, 1.0, noise_for=noise_for)  # type: ignore[arg-type]
-    pair = audit.CHUNKS_PAIR
-    return audit.audit(sampler, pair.x, pair.x_prime, 1.0, seed=AUDIT_SEED).epsilon_lower
+def show_smooth_case(case: tuple) -> str:
+    data, beta = case
+    return f"data = {data}, beta = {beta:.6g}"
 
 
-def book_loss(n_chunks: int) -> float:
-    """The privacy loss, in multiples of ε, of the book's noise for K chunks when fewer may form: K / c."""
-    return n_chunks / contiguous_layout(CHUNKS_RECORDS, n_chunks)[1]
+# --- Exercise 4: saa_scale(n_records, n_chunks, width, epsilon) --------------------------------------------------
 
-
-def chunks_answer(loss: float) -> tuple[float, float, float]:
-    return chunks_audit(6), chunks_audit(8), loss
-
-
-# --- Exercise 3: sorted_loss(n_records, n_chunks) --------------------------------------------------------------
-
-SORTED_CASES: tuple[tuple[int, int], ...] = (
-    (10, 5),         # chunks of 2, exactly K form
-    (11, 10),        # chunks of 2, only 6 form
-    (32_561, 600),   # the census size of notebook 03: 593 chunks
-    (7, 7),          # one record per chunk
-    (100, 99),       # chunks of 2, 50 form
-    (5, 4),          # chunks of 2, the last one short
-    (1, 1),          # the smallest: one record, one chunk
-    (9, 1),          # one chunk holds everything
+SAA_CASES: tuple[tuple[int, int, float, float], ...] = (
+    (1000, 300, 60, 1.0),      # slices of 4 rows: 250 chunks, not 300
+    (32_561, 600, 60, 0.5),
+    (10, 4, 30, 2.0),          # slices of 3 rows: 4 chunks, the last one shorter
+    (7, 7, 60, 1.0),           # K = n: one row per chunk
+    (100, 99, 10, 0.25),       # slices of 2 rows: 50 chunks
+    (1, 1, 40, 2.0),           # the smallest data: one row, one chunk
+    (5, 1, 45, 1.0),           # K = 1: a single chunk
+    (32_561, 6000, 60, 1.0),
 )
 
 
-def sorted_cases() -> tuple[tuple[int, int], ...]:
-    return SORTED_CASES
+def saa_scale_truth(n_records: int, n_chunks: int, width: float, epsilon: float) -> float:
+    return width / (saa.contiguous_layout(n_records, n_chunks)[1] * epsilon)
 
 
-def show_sorted_case(case: tuple) -> str:
-    return f"n_records = {case[0]}, n_chunks = {case[1]}"
+def mistake_divide_by_k(n_records: int, n_chunks: int, width: float, epsilon: float) -> float:
+    """The chapter's scale: the number of chunks asked for, K, not the number formed."""
+    return width / (n_chunks * epsilon)
 
 
-def sorted_loss_truth(n_records: int, n_chunks: int) -> float:
-    return float(contiguous_layout(n_records, n_chunks)[1])
+def mistake_no_epsilon(n_records: int, n_chunks: int, width: float, epsilon: float) -> float:
+    """The sensitivity of the average, width / c, without dividing by epsilon."""
+    size = math.ceil(n_records / n_chunks)
+    return width / math.ceil(n_records / size)
 
 
-def mistake_k(n_records: int, n_chunks: int) -> float:
-    """Takes K itself, as if K chunks always formed."""
-    return float(n_chunks)
+def mistake_full_chunks_only(n_records: int, n_chunks: int, width: float, epsilon: float) -> float:
+    """Counts only full slices (n // size), leaving out the shorter last chunk."""
+    size = math.ceil(n_records / n_chunks)
+    return width / ((n_records // size) * epsilon)
 
 
-def mistake_chunk_size(n_records: int, n_chunks: int) -> float:
-    """Returns the chunk size ⌈n/K⌉ instead of the number of chunks it forms."""
-    return float(math.ceil(n_records / n_chunks))
+def show_saa_case(case: tuple) -> str:
+    n_records, n_chunks, width, epsilon = case
+    return f"n_records = {n_records}, n_chunks = {n_chunks}, width = {width}, epsilon = {epsilon}"
 
 
-def mistake_floor(n_records: int, n_chunks: int) -> float:
-    """Counts whole chunks only (floor), dropping the last, shorter chunk."""
-    return float(n_records // math.ceil(n_records / n_chunks))
+# --- Exercise 5: the heavy-tailed multiplier on x' ---------------------------------------------------------------
+
+PURE_EPSILON = 2.0
 
 
-def mistake_unsorted(n_records: int, n_chunks: int) -> float:
-    """Gives the loss of data left in their order, where a replaced record lands in one chunk only."""
-    return 1.0
+def pure_multiplier(data: Sequence[float], beta: float, epsilon: float = PURE_EPSILON) -> float:
+    """The noise multiplier 10 S / epsilon (gamma = 4) with S the beta-smooth sensitivity of the median of data."""
+    return smooth.heavy_tail_scale(smooth.smooth_sensitivity_median(data, LOWER, UPPER, beta), epsilon)
 
 
-def mistake_one_chunk_kept(n_records: int, n_chunks: int) -> float:
-    """Reads the loss our pair reached (its last chunk is the same on both sides) as the worst case."""
-    return float(contiguous_layout(n_records, n_chunks)[1] - 1)
+def pure_smooth(data: Sequence[float], beta: float) -> float:
+    return smooth.smooth_sensitivity_median(data, LOWER, UPPER, beta)
 
 
 register(
     Exercise(
-        "05.1", "ε̂ at 2,000 runs",
-        (Number(lambda: book_ptr_audit(FEW_RUNS).epsilon_lower),),
-        (Mistake(book_ptr_audit(50_000).epsilon_lower,
-                 "that is ε̂ from 50,000 runs per dataset, the table's; rerun the audit with 2,000"),
-         Mistake(2 * book_ptr_at_claimed_epsilon().epsilon,
-                 "2ε is what the book's PTR spends; ε̂ is only what the runs can show, a lower bound"),
-         Mistake(book_ptr_at_claimed_epsilon().epsilon,
-                 "that is the ε the audit tests against; ε̂ is the audit's own lower bound on the loss"),
-         Mistake(book_ptr_audit(FEW_RUNS).violation,
-                 "that is the violation bound; ε̂ is the result's epsilon_lower")),
+        "05.1", "the size behind a published sensitivity",
+        (Number(lambda: HOURS_CAP / PUBLISHED_LS - 1, decimals=0),),
+        (Mistake(NOTEBOOK_SIZE,
+                 {"en": "that is the size of this notebook's data; the published number belongs to another "
+                        "dataset, with u = 99",
+                  "zh": "那是本笔记本数据的大小；公布的数属于另一个数据集，其 u = 99"}),
+         Mistake(HOURS_CAP / PUBLISHED_LS,
+                 {"en": "u/LS solves LS = u/n; the chapter's bound is u/(n + 1)",
+                  "zh": "u/LS 解的是 LS = u/n；书中的界是 u/(n + 1)"}),
+         Mistake(UPPER / PUBLISHED_LS - 1,
+                 {"en": "u = 100 is the cap of the ages; these hours are capped at u = 99",
+                  "zh": "u = 100 是年龄的上界；这里的工作时长上界是 u = 99"}),
+         Mistake(HOURS_CAP / PUBLISHED_LS + 1,
+                 {"en": "check the algebra: LS = u/(n + 1) gives n + 1 = u/LS",
+                  "zh": "检查一下代数：由 LS = u/(n + 1) 得 n + 1 = u/LS"})),
     ),
     Exercise(
-        "05.2", "enough chunks",
-        (Number(lambda: chunks_audit(6)), Number(lambda: chunks_audit(8)),
-         Number(lambda: book_loss(8))),
-        (Mistake(chunks_answer(1.0),
-                 "with K = 8 not every chunk of the slicing exists: count the chunks that form, not K"),
-         Mistake(chunks_answer(1 / book_loss(8)),
-                 "the noise is scaled for K chunks, while one record moves the mean of the c chunks formed by "
-                 "(u − l)/c: the loss is the ratio the other way round"),
-         Mistake(chunks_answer(chunks_audit(8)),
-                 "ε̂ is a lower bound read from the runs; the loss itself follows from the noise scale and the "
-                 "chunks formed"),
-         Mistake((chunks_audit(6), chunks_audit(8, "chunks"), 1.0),
-                 "that audits noise for the chunks formed (noise_for=\"chunks\", the corrected variant); the "
-                 "book's variant scales its noise for K (noise_for=\"K\")"),
-         Mistake((chunks_audit(6), chunks_audit(10), book_loss(10)),
-                 "those are the numbers for K = 10, the table's; the exercise asks about K = 8")),
+        "05.2", "a threshold that keeps its promise",
+        (Number(lambda: ptr.ptr_threshold(TEST_EPSILON, TEST_DELTA)),),
+        (Mistake(ptr.book_threshold(TEST_EPSILON, TEST_DELTA),
+                 {"en": "that is the chapter's threshold ln(2/δ)/(2ε); at distance 0 it passes far more often "
+                        "than δ",
+                  "zh": "那是书中的阈值 ln(2/δ)/(2ε)；在距离 0 处它通过的概率远大于 δ"}),
+         Mistake(math.log(1 / TEST_DELTA) / TEST_EPSILON,
+                 {"en": "Pr[Lap(1/ε) ≥ t] is ½·e^(−εt): the ½ is missing",
+                  "zh": "Pr[Lap(1/ε) ≥ t] 等于 ½·e^(−εt)：漏掉了 ½"}),
+         Mistake(math.log(2 / TEST_DELTA) / TEST_EPSILON,
+                 {"en": "½·e^(−εt) = δ gives e^(−εt) = 2δ, not δ/2",
+                  "zh": "由 ½·e^(−εt) = δ 得 e^(−εt) = 2δ，而不是 δ/2"}),
+         Mistake(ptr.ptr_threshold(1.0, TEST_DELTA),
+                 {"en": "the test here spends ε_test = 0.5, not the notebook's ε = 1",
+                  "zh": "这里的测试用 ε_test = 0.5，而不是笔记本中的 ε = 1"}),
+         Mistake(ptr.ptr_threshold_discrete(TEST_EPSILON, TEST_DELTA),
+                 {"en": "that is the integer threshold for discrete noise; the question asks for Laplace noise and "
+                        "a pass probability of exactly δ",
+                  "zh": "那是离散噪声的整数阈值；本题问的是拉普拉斯噪声、通过概率恰好为 δ 的阈值"})),
     ),
     Exercise(
-        "05.3", "sorted_loss from scratch",
-        (Function(sorted_cases, sorted_loss_truth, show=show_sorted_case),),
-        (Mistake(mistake_unsorted,
-                 "1 is the loss when the data keep their order and a replaced record changes one chunk; sorted "
-                 "first, one replacement can shift a record into every chunk"),
-         Mistake(mistake_k, "K chunks do not always form: count the slices of ⌈n/K⌉ records that n records fill"),
-         Mistake(mistake_chunk_size, "that is the size of each chunk; the loss counts the chunks"),
-         Mistake(mistake_floor, "the last chunk may be shorter than the others, but it is a chunk: it has an "
-                                "answer that can move too"),
-         Mistake(mistake_one_chunk_kept,
-                 "that is what our pair reached, with its last chunk the same on both sides; a worse pair changes "
-                 "every chunk")),
+        "05.3", "smooth sensitivity of the median from its definition",
+        (Function(smooth_median_cases, smooth_median_truth, show=show_smooth_case),),
+        (Mistake(mistake_from_k_1,
+                 {"en": "that is the chapter's Definition 19, k from 1: it leaves out k = 0, the local sensitivity "
+                        "itself, and can fall below it",
+                  "zh": "那是书中的定义 19，k 从 1 开始：它漏掉了 k = 0，即局部敏感度本身，结果可能比它还小"}),
+         Mistake(mistake_stop_before_n,
+                 {"en": "your k stops at n − 1: np.arange(len(data)) leaves out k = n, where the window first "
+                        "reaches both ends of the range",
+                  "zh": "你的 k 停在 n − 1：np.arange(len(data)) 漏掉了 k = n，"
+                        "而窗口正是在 k = n 时才同时够到范围的两端"}),
+         Mistake(mistake_local_only,
+                 {"en": "that is the local sensitivity A(0): the smooth sensitivity also looks k steps away, "
+                        "discounted by exp(−βk)",
+                  "zh": "那是局部敏感度 A(0)：平滑敏感度还要看 k 步之外的数据集，并乘以折扣 exp(−βk)"}),
+         Mistake(mistake_no_discount,
+                 {"en": "the largest A(k) without the discount exp(−βk) is always the width of the range",
+                  "zh": "不乘折扣 exp(−βk) 时，最大的 A(k) 总是整个范围的宽度"})),
     ),
     Exercise(
-        "05.4", "reading a pass",
-        (Choice(("a", "b", "c", "d"), "b"),),
-        (Mistake("a", "the same audit, with the same runs, catches the book's PTR on this pair: it can see"),
-         Mistake("c", "corrected PTR spends 2ε; ε̂ = 0 says what this pair reveals, not what the mechanism spends"),
-         Mistake("d", "an audit never proves privacy: a pass says that no violation was seen on this pair, with "
-                      "these events and these runs")),
+        "05.4", "the noise contiguous chunks need",
+        (Function(lambda: SAA_CASES, saa_scale_truth, show=show_saa_case),),
+        (Mistake(mistake_divide_by_k,
+                 {"en": "that divides by K, the chunks asked for, as the chapter does; slices of ⌈n/K⌉ rows can "
+                        "form fewer",
+                  "zh": "这是像书中那样除以 K（要求的块数）；每片 ⌈n/K⌉ 行时实际形成的块可能更少"}),
+         Mistake(mistake_no_epsilon,
+                 {"en": "that is the sensitivity of the average; the Laplace scale divides it by ε",
+                  "zh": "那是平均值的敏感度；拉普拉斯尺度还要再除以 ε"}),
+         Mistake(mistake_full_chunks_only,
+                 {"en": "the last, shorter slice is a chunk too: count ⌈n/size⌉ chunks, not n // size",
+                  "zh": "最后那片较短的也是一块：块数是 ⌈n/size⌉，而不是 n // size"})),
+    ),
+    Exercise(
+        "05.5", "the price of pure epsilon",
+        (Number(lambda: pure_multiplier(FIVE["x'"], smooth.heavy_tail_beta(PURE_EPSILON))),),
+        (Mistake(pure_smooth(FIVE["x'"], smooth.heavy_tail_beta(PURE_EPSILON)),
+                 {"en": "that is S itself (with ε = 2, numerically also 2S/ε for this S); the heavy-tailed noise uses "
+                        "10S/ε",
+                  "zh": "那是 S 本身（ε = 2 时，数值上也等于这个 S 的 2S/ε）；重尾噪声用的是 10S/ε"}),
+         Mistake(10 * pure_smooth(FIVE["x'"], smooth.heavy_tail_beta(PURE_EPSILON)),
+                 {"en": "that is 10S: divide by ε = 2",
+                  "zh": "那是 10S：还要除以 ε = 2"}),
+         Mistake(round(pure_multiplier(FIVE["x'"], smooth.laplace_beta(PURE_EPSILON, 1 / PUBLIC_SIZE**2)), 2),
+                 {"en": "that S uses Laplace's β = ε/(2 ln(2/δ)); the heavy-tailed noise needs β = ε/10",
+                  "zh": "那个 S 用的是拉普拉斯的 β = ε/(2 ln(2/δ))；重尾噪声需要 β = ε/10"}),
+         Mistake(round(pure_multiplier(FIVE["x'"], smooth.heavy_tail_beta(1.0)), 2),
+                 {"en": "that S uses β = 0.1, from the notebook's ε = 1; here ε = 2",
+                  "zh": "那个 S 用的是由笔记本中 ε = 1 得到的 β = 0.1；这里 ε = 2"}),
+         Mistake(round(pure_multiplier(FIVE["x"], smooth.heavy_tail_beta(PURE_EPSILON)), 2),
+                 {"en": "that is the multiplier for x = (0, 50, 50, 50, 100); the question asks for x'",
+                  "zh": "那是 x = (0, 50, 50, 50, 100) 的倍数；题目问的是 x'"})),
     ),
 )

@@ -35,6 +35,8 @@ from jupyter_client.manager import KernelManager
 from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError, CellTimeoutError
 
+from dpteach.course import course_notebooks
+
 CHECK_LINE = re.compile(r'^check\("(\d\d\.\d+)"', re.MULTILINE)
 SOLUTION_SUMMARIES = ("Solution", "答案")
 SOLUTION_START = re.compile(r"^<details><summary>(?:" + "|".join(SOLUTION_SUMMARIES) + r")")
@@ -166,7 +168,7 @@ def write_student_versions(source: Path, target: Path) -> list[Path]:
     """Student versions of every numbered notebook in ``source``, written to ``target``."""
     target.mkdir(parents=True, exist_ok=True)
     written = []
-    for path in sorted(source.glob("[0-9][0-9]_*.ipynb")):
+    for path in course_notebooks(source):
         out = target / path.name
         nbformat.write(student_version(nbformat.read(path, as_version=4)), out)
         written.append(out)

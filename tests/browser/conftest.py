@@ -26,6 +26,8 @@ from typing import Any
 
 import pytest
 
+from dpteach.course import course_notebooks
+
 ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOTS = ROOT / "_build" / "screenshots"
 SLIDES_OUT = ROOT / "_build" / "slides"
@@ -205,7 +207,7 @@ def decks() -> list[Path]:
     finally:
         sys.path.pop(0)
     build_slides.main(["--out", str(SLIDES_OUT)])
-    built = sorted(SLIDES_OUT.glob("[0-9][0-9]_*.slides.html"))
+    built = course_notebooks(SLIDES_OUT, ".slides.html")
     assert built, "scripts/build_slides.py built no deck"
     return built
 

@@ -22,6 +22,8 @@ from urllib.parse import unquote, urldefrag, urlparse
 
 import pytest
 
+from dpteach.course import course_notebooks
+
 ROOT = Path(__file__).resolve().parents[2]
 SITE = ROOT / "_build" / "book"
 sys.path.insert(0, str(ROOT / "scripts"))
@@ -35,11 +37,11 @@ SCREEN = {"width": 1440, "height": 900}  # a common laptop screen
 # A figure shown at less than this share of the size it was drawn at has labels too small to read (the course's
 # figures use 11 pt text at 100 dpi: 15 px drawn, 9 px at 0.6).
 MIN_FIGURE_SCALE = 0.6
-ZH_PAGE = "notebooks/03_local_sensitivity_frameworks.zh.html"
+ZH_PAGE = "notebooks/05_local_sensitivity_frameworks.zh.html"
 
 
 def _notebooks() -> list[Path]:
-    return sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+    return course_notebooks(ROOT / "notebooks")
 
 
 @pytest.fixture(scope="session")
@@ -268,7 +270,7 @@ def test_saved_widgets_render(browser: Any, site: Path) -> None:
             page = visit.open((site / "notebooks" / f"{notebook.stem}.html").as_uri())
             page.locator(".jupyter-widgets .widget-slider").first.wait_for(state="visible")
             text = page.locator(".jupyter-widgets .widget-html-content").first.inner_text()
-            # the sensitivity explorer (notebooks 01, 02) or the smooth-sensitivity explorer (notebook 07)
+            # the sensitivity explorer (notebooks 02, 03) or the smooth-sensitivity explorer (notebook 04)
             assert text.startswith(("sensitivity = ", "S* = ")), f"{notebook.stem}: {text[:80]}"
         assert visit.errors == [] and visit.outside == [], (visit.errors, visit.outside)
     finally:

@@ -1,6 +1,6 @@
 """JupyterLab in a real browser, as a student and as an instructor uses it.
 
-A student opens notebook 01, runs every cell and plays with the explorer widget. An instructor presents the same
+A student opens notebook 02, runs every cell and plays with the explorer widget. An instructor presents the same
 notebook with jupyterlab-slideshow on a 1280x720 screen, the smallest a projector gives: the slideshow opens on
 the selected cell's slide, the keys a presentation clicker sends move it, the explorer stays live and on screen,
 body text is at least 24 px, and afterwards JupyterLab opens normally. The Chinese notebook renders every Chinese
@@ -25,8 +25,8 @@ import cjk_webfont  # noqa: E402
 
 sys.path.pop(0)
 
-NOTEBOOK = "notebooks/01_global_sensitivity.ipynb"
-ZH_NOTEBOOK = "notebooks/03_local_sensitivity_frameworks.zh.ipynb"
+NOTEBOOK = "notebooks/02_global_sensitivity.ipynb"
+ZH_NOTEBOOK = "notebooks/05_local_sensitivity_frameworks.zh.ipynb"
 SCREEN = {"width": 1280, "height": 720}  # a projector's usual size; larger screens only scale up
 TIMEOUT = 60_000  # ms, for every ordinary wait
 RUN_ALL_TIMEOUT = 240_000  # ms, for running the whole notebook on a slow machine
@@ -81,7 +81,7 @@ def _loopback_only(context: Any, lab: Any) -> list[str]:
 
 @pytest.fixture(scope="module")
 def notebook_page(browser: Any, lab: Any) -> Iterator[tuple[Any, list[str]]]:
-    """Notebook 01 open in JupyterLab at 1280x720 with all cells run, and the requests that left loopback."""
+    """Notebook 02 open in JupyterLab at 1280x720 with all cells run, and the requests that left loopback."""
     context = browser.new_context(viewport=SCREEN)
     outside = _loopback_only(context, lab)
     page = context.new_page()
@@ -137,7 +137,7 @@ def test_explorer_appears_and_reacts_to_the_slider(notebook_page: tuple[Any, lis
 
 @pytest.fixture(scope="module")
 def slideshow(notebook_page: tuple[Any, list[str]]) -> Any:
-    """Notebook 01 presented with jupyterlab-slideshow at 1280x720, started right after Run All.
+    """Notebook 02 presented with jupyterlab-slideshow at 1280x720, started right after Run All.
 
     Run All leaves the last cell selected; the instructor presses the deck button in the notebook toolbar.
     """
@@ -258,7 +258,7 @@ def test_clicker_keys_step_back_from_the_last_slide(slideshow: Any, screenshots:
 
 @contextmanager
 def _fresh_page(browser: Any, lab: Any) -> Iterator[Any]:
-    """A new browser page on notebook 01, closed afterwards."""
+    """A new browser page on notebook 02, closed afterwards."""
     context = browser.new_context(viewport=SCREEN)
     try:
         page = context.new_page()
@@ -271,7 +271,7 @@ def _fresh_page(browser: Any, lab: Any) -> Iterator[Any]:
 
 
 def _assert_a_fresh_page_is_normal(browser: Any, lab: Any, screenshot: Path) -> None:
-    """A new page on notebook 01 shows JupyterLab's menu bar and no presentation, even given time to restore one."""
+    """A new page on notebook 02 shows JupyterLab's menu bar and no presentation, even given time to restore one."""
     with _fresh_page(browser, lab) as fresh:
         fresh.wait_for_timeout(2000)  # time for a saved deck mode to come back, if it were saved
         fresh.screenshot(path=str(screenshot))

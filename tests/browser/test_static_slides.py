@@ -77,7 +77,7 @@ def test_a_slide_opened_by_its_address_shows_each_formula_once(browser: Any, dec
     typesetting the deck: each formula must be drawn once. Three fresh pages, as the race did not always show."""
     deck = next((d for d in decks if d.name.startswith("05_")), None)
     if deck is None:
-        pytest.skip("no deck for notebook 05")
+        pytest.skip("no deck for notebook 10")
     for _ in range(3):
         context, page, _requests = _open_offline(browser, deck)
         try:
@@ -92,7 +92,7 @@ def test_a_slide_opened_by_its_address_shows_each_formula_once(browser: Any, dec
 def test_explorer_widget_renders_from_saved_state(browser: Any, decks: list[Path], screenshots: Path) -> None:
     deck = next((d for d in decks if d.name.startswith("02_")), None)
     if deck is None:
-        pytest.skip("no deck for notebook 02")
+        pytest.skip("no deck for notebook 03")
     context, page, requests = _open_offline(browser, deck)
     try:
         # Find the slide holding the explorer, go there through reveal.js's own URL scheme (#/h/v) and show its

@@ -1,4 +1,4 @@
-"""The numbers notebook 02 states in its prose and solutions, and its neighbour-table figure's cells."""
+"""The numbers notebook 03 states in its prose and solutions, and its neighbour-table figure's cells."""
 
 from __future__ import annotations
 

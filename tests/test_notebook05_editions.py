@@ -1,4 +1,4 @@
-"""Notebook 03's English and Chinese editions stay in step, and Chinese text renders without missing glyphs."""
+"""Notebook 05's English and Chinese editions stay in step, and Chinese text renders without missing glyphs."""
 
 import ast
 import io
@@ -19,8 +19,8 @@ from dpteach.exercises.core import MESSAGES  # noqa: E402
 from dpteach.exercises.notebooks import CHECK_LINE  # noqa: E402
 
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
-EN = NOTEBOOKS / "03_local_sensitivity_frameworks.ipynb"
-ZH = NOTEBOOKS / "03_local_sensitivity_frameworks.zh.ipynb"
+EN = NOTEBOOKS / "05_local_sensitivity_frameworks.ipynb"
+ZH = NOTEBOOKS / "05_local_sensitivity_frameworks.zh.ipynb"
 SWITCH = "language-switch"
 
 

@@ -1,4 +1,4 @@
-"""The exercises of notebook 06 (exact sensitivity at scale): the right answers and the mistakes each one must catch."""
+"""The exercises of notebook A1 (exact sensitivity at scale): the right answers and the mistakes each one must catch."""
 
 from __future__ import annotations
 
@@ -215,7 +215,7 @@ def mistake_exactly_k_changes(x: np.ndarray, others: np.ndarray, k: int) -> floa
 
 register(
     Exercise(
-        "06.1", "two extreme neighbours of (1, 2, 3)",
+        "A1.1", "two extreme neighbours of (1, 2, 3)",
         (Number(lambda: local_sensitivity([1, 2, 3], UNIVERSE, "median", relation="bounded")),),
         (Mistake(global_sensitivity(UNIVERSE, 3, "median", relation="bounded"),
                  "that is the global sensitivity, the worst release of three; here the release is fixed"),
@@ -227,7 +227,7 @@ register(
                  "that is the median of the highest neighbour; the sensitivity is its distance from f(x)")),
     ),
     Exercise(
-        "06.2", "the worst pair for a bounded sum",
+        "A1.2", "the worst pair for a bounded sum",
         (Number(lambda: global_sensitivity(UNIVERSE, 3, "sum", k=2, relation="bounded")),),
         (Mistake(global_sensitivity(UNIVERSE, 3, "sum", k=2, relation="unbounded"),
                  "that is the unbounded value (two records added or removed); bounded neighbours replace them"),
@@ -240,7 +240,7 @@ register(
                  "that is the sum of the highest dataset; the sensitivity is the gap between two datasets")),
     ),
     Exercise(
-        "06.3", "ls_sum_unbounded from scratch",
+        "A1.3", "ls_sum_unbounded from scratch",
         (Function(sum_cases, sum_truth, show=show_local_case),),
         (Mistake(mistake_largest_only,
                  "the values may be negative: removing or adding the k smallest can move the sum further than "
@@ -254,7 +254,7 @@ register(
                  "that large: sum the actual k largest or smallest")),
     ),
     Exercise(
-        "06.4", "a release where Step 2's candidates miss the variance",
+        "A1.4", "a release where Step 2's candidates miss the variance",
         (Example(read_variance_release, candidates_miss),),
         (Mistake(([1, 3, 10], [1, 2, 3, 10, 11]),
                  "on Step 2's release a candidate is the farthest neighbour: the variance needs another shape"),
@@ -267,7 +267,7 @@ register(
                  "no record of x sits near its mean, so every removal is at an end, where the candidates are")),
     ),
     Exercise(
-        "06.5", "ls_mean_symmetric from scratch",
+        "A1.5", "ls_mean_symmetric from scratch",
         (Function(mean_cases, mean_truth, show=show_local_case),),
         (Mistake(mistake_remove_everything,
                  "a neighbour keeps at least one record of x: r stops at n − 1"),

@@ -1,0 +1,161 @@
+"""The course map: which notebooks make up the course, and the part each belongs to.
+
+Lessons are ``NN_topic.ipynb`` (``00`` is the start page), appendices ``A<N>_topic.ipynb``; a Chinese edition is
+``NN_topic.zh.ipynb`` beside its English lesson. Every script and test that walks the course (running the
+notebooks, the slide decks, the website and its sidebar, the exercise and reproducibility tests) lists them
+through :func:`course_notebooks`, so a new lesson or appendix joins all of them by its file name alone.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+PATTERNS = ("[0-9][0-9]_*", "A[0-9]_*")
+"""Glob patterns (without the suffix) of the course's notebooks: numbered lessons and appendices."""
+
+
+@dataclass(frozen=True)
+class Part:
+    """A part of the course: its title and the numbers (``"01"``, ``"A1"``) of the notebooks in it."""
+
+    title: str
+    numbers: tuple[str, ...]
+
+
+PARTS = (
+    Part("Start here", ("00",)),
+    Part("Part I · Foundations", ("01", "02", "03", "04")),
+    Part("Part II · The book's chapter: using local sensitivity safely", ("05", "06", "07")),
+    Part("Part III · Practice", ("08", "09", "10")),
+    Part("Appendices", ("A1",)),
+)
+
+
+def course_notebooks(folder: Path, suffix: str = ".ipynb") -> list[Path]:
+    """The course's notebooks in ``folder`` (lessons ``NN_*`` then appendices ``A<N>_*``), in file-name order.
+
+    ``suffix`` selects other files named after the notebooks, such as ``".slides.html"`` for the decks.
+    """
+    if not isinstance(folder, Path):
+        raise TypeError(f"folder must be a pathlib.Path, got {type(folder).__name__}")
+    found = {p for pattern in PATTERNS for p in folder.glob(pattern + suffix)}
+    return sorted(found, key=lambda p: p.name)
+
+
+def number_of(name: str) -> str:
+    """The course number of a notebook or deck file name: ``"03"`` for ``03_local_sensitivity.ipynb``."""
+    match = re.match(r"(\d\d|A\d)_", name)
+    if match is None:
+        raise ValueError(f"name must start with NN_ or A<N>_ (a course notebook), got {name!r}")
+    return match.group(1)
+
+
+def part_of(name: str) -> Part:
+    """The part a notebook (by file name) belongs to."""
+    number = number_of(name)
+    for part in PARTS:
+        if number in part.numbers:
+            return part
+    raise ValueError(f"notebook number {number} of {name!r} is in no part of the course map (dpteach.course.PARTS)")
+
+
+# --- The lesson format -------------------------------------------------------------------------------------------
+
+MAX_WORDS = 2_200
+"""Words of markdown prose in a lesson, outside folded ``<details>`` blocks (solutions, expert notes)."""
+MAX_SLIDES = 35
+"""Slides and sub-slides of a lesson's deck."""
+MIN_EXERCISES = 4
+"""Exercises checked through :mod:`dpteach.exercises` (distinct keys of ``check("NN.M", ...)`` calls)."""
+
+_DETAILS = re.compile(r"<details>.*?</details>", re.S)
+_CHECK_KEY = re.compile(r"""check\(\s*["'](\w\w\.\d+)["']""")
+
+
+@dataclass(frozen=True)
+class LessonStats:
+    """The size of one notebook, measured as the lesson format counts it."""
+
+    words: int
+    slides: int
+    exercises: int
+    longest_code_cell: int
+
+    @property
+    def classes(self) -> int:
+        """How many one-class lessons this much material fills: the larger of words / 2,200 and slides / 35,
+        rounded up (at least 1)."""
+        return max(1, -(-self.words // MAX_WORDS), -(-self.slides // MAX_SLIDES))
+
+    def faults(self) -> list[str]:
+        """What breaks the lesson format, one phrase each (empty when the notebook fits)."""
+        found = []
+        if self.words > MAX_WORDS:
+            found.append(f"{self.words:,} words > {MAX_WORDS:,}")
+        if self.slides > MAX_SLIDES:
+            found.append(f"{self.slides} slides > {MAX_SLIDES}")
+        if self.exercises < MIN_EXERCISES:
+            found.append(f"{self.exercises} exercises < {MIN_EXERCISES}")
+        return found
+
+
+def lesson_stats(notebook: Path) -> LessonStats:
+    """Words of prose outside ``<details>``, slides (cells whose slide type is ``slide`` or ``subslide``),
+    checked exercises and the longest code cell (non-blank lines) of ``notebook``.
+
+    Words are whitespace-separated tokens, so this counts English editions; a Chinese edition has no word count.
+    """
+    import json  # noqa: PLC0415 - only this function reads notebooks
+
+    cells = json.loads(Path(notebook).read_text(encoding="utf-8"))["cells"]
+    words = slides = longest = 0
+    keys: set[str] = set()
+    for cell in cells:
+        source = "".join(cell["source"])
+        kind = cell.get("metadata", {}).get("slideshow", {}).get("slide_type")
+        slides += kind in ("slide", "subslide")
+        if cell["cell_type"] == "markdown":
+            words += len(_DETAILS.sub("", source).split())
+        elif cell["cell_type"] == "code":
+            longest = max(longest, sum(1 for line in source.splitlines() if line.strip()))
+            keys.update(_CHECK_KEY.findall(source))
+    return LessonStats(words, slides, len(keys), longest)
+
+
+HELD_TO_FORMAT = ("03", "04", "09")
+"""Lessons that ``tests/test_course.py`` holds to the lesson format; the others are reported with their faults
+until they are rewritten (a rewritten lesson joins this tuple)."""
+
+
+def title_of(notebook: Path) -> str:
+    """The notebook's title: its first ``# `` heading, without the ``#``."""
+    import json  # noqa: PLC0415
+
+    for cell in json.loads(Path(notebook).read_text(encoding="utf-8"))["cells"]:
+        for line in "".join(cell["source"]).splitlines():
+            if cell["cell_type"] == "markdown" and line.startswith("# "):
+                return line.removeprefix("# ").strip()
+    raise ValueError(f"notebook {notebook} has no '# ' title")
+
+
+def course_map(folder: Path) -> pd.DataFrame:
+    """One row per English lesson and appendix in ``folder``: its part, number, title and measured size (words,
+    slides, checked exercises) with the number of one-class lessons that size fills (:attr:`LessonStats.classes`).
+    """
+    import pandas as pd  # noqa: PLC0415 - the rest of this module needs no pandas
+
+    rows = []
+    for path in course_notebooks(folder):
+        if path.name.endswith(".zh.ipynb") or number_of(path.name) == "00":
+            continue
+        stats = lesson_stats(path)
+        rows.append({"part": part_of(path.name).title, "notebook": path.name, "title": title_of(path),
+                     "words": stats.words, "slides": stats.slides, "exercises": stats.exercises,
+                     "classes": stats.classes})
+    return pd.DataFrame(rows)

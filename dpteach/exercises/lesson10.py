@@ -1,0 +1,164 @@
+"""The exercises of notebook 10 (auditing privacy by experiment): the right answers and the mistakes each one must
+catch.
+
+Every audit here runs with the fixed seed :data:`AUDIT_SEED`, from which :func:`dpteach.audit.audit` derives the
+``numpy.random.Generator`` of each of its streams, so the expected values are the same on every run and machine.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from functools import cache
+
+import numpy as np
+
+from dpteach import audit
+from dpteach.exercises.core import Choice, Exercise, Function, Mistake, Number, register
+from dpteach.saa import contiguous_layout
+
+AUDIT_SEED = 0
+"""The seed of every audit below; ``AuditCase.run()`` and ``audit.audit`` default to it, as in the notebook."""
+
+# --- Exercise 1: the audit's resolution ------------------------------------------------------------------------
+
+FEW_RUNS = 2_000
+
+
+def book_ptr_at_claimed_epsilon() -> audit.AuditCase:
+    """The book's PTR audited against the ε it claims, on the pair at distance 0 | 1."""
+    return next(c for c in audit.CASES if c.pair is audit.PTR_PAIRS[1] and c.short == "book, ε")
+
+
+@cache
+def book_ptr_audit(n_samples: int) -> audit.AuditResult:
+    return dataclasses.replace(book_ptr_at_claimed_epsilon(), n_samples=n_samples).run(seed=AUDIT_SEED)
+
+
+# --- Exercise 2: enough chunks ---------------------------------------------------------------------------------
+
+CHUNKS_RECORDS = len(audit.CHUNKS_PAIR.x)
+
+
+@cache
+def chunks_audit(n_chunks: int, noise_for: str = "K") -> float:
+    """ε̂ of contiguous sample-and-aggregate of each chunk's maximum on the chunk-count pair, at ε = 1."""
+    sampler = audit.saa_batch(np.max, n_chunks, audit.LOWER, audit.UPPER, 1.0, noise_for=noise_for)  # type: ignore[arg-type]
+    pair = audit.CHUNKS_PAIR
+    return audit.audit(sampler, pair.x, pair.x_prime, 1.0, seed=AUDIT_SEED).epsilon_lower
+
+
+def book_loss(n_chunks: int) -> float:
+    """The privacy loss, in multiples of ε, of the book's noise for K chunks when fewer may form: K / c."""
+    return n_chunks / contiguous_layout(CHUNKS_RECORDS, n_chunks)[1]
+
+
+def chunks_answer(loss: float) -> tuple[float, float, float]:
+    return chunks_audit(6), chunks_audit(8), loss
+
+
+# --- Exercise 3: sorted_loss(n_records, n_chunks) --------------------------------------------------------------
+
+SORTED_CASES: tuple[tuple[int, int], ...] = (
+    (10, 5),         # chunks of 2, exactly K form
+    (11, 10),        # chunks of 2, only 6 form
+    (32_561, 600),   # the census size of notebook 05: 593 chunks
+    (7, 7),          # one record per chunk
+    (100, 99),       # chunks of 2, 50 form
+    (5, 4),          # chunks of 2, the last one short
+    (1, 1),          # the smallest: one record, one chunk
+    (9, 1),          # one chunk holds everything
+)
+
+
+def sorted_cases() -> tuple[tuple[int, int], ...]:
+    return SORTED_CASES
+
+
+def show_sorted_case(case: tuple) -> str:
+    return f"n_records = {case[0]}, n_chunks = {case[1]}"
+
+
+def sorted_loss_truth(n_records: int, n_chunks: int) -> float:
+    return float(contiguous_layout(n_records, n_chunks)[1])
+
+
+def mistake_k(n_records: int, n_chunks: int) -> float:
+    """Takes K itself, as if K chunks always formed."""
+    return float(n_chunks)
+
+
+def mistake_chunk_size(n_records: int, n_chunks: int) -> float:
+    """Returns the chunk size ⌈n/K⌉ instead of the number of chunks it forms."""
+    return float(math.ceil(n_records / n_chunks))
+
+
+def mistake_floor(n_records: int, n_chunks: int) -> float:
+    """Counts whole chunks only (floor), dropping the last, shorter chunk."""
+    return float(n_records // math.ceil(n_records / n_chunks))
+
+
+def mistake_unsorted(n_records: int, n_chunks: int) -> float:
+    """Gives the loss of data left in their order, where a replaced record lands in one chunk only."""
+    return 1.0
+
+
+def mistake_one_chunk_kept(n_records: int, n_chunks: int) -> float:
+    """Reads the loss our pair reached (its last chunk is the same on both sides) as the worst case."""
+    return float(contiguous_layout(n_records, n_chunks)[1] - 1)
+
+
+register(
+    Exercise(
+        "10.1", "ε̂ at 2,000 runs",
+        (Number(lambda: book_ptr_audit(FEW_RUNS).epsilon_lower),),
+        (Mistake(book_ptr_audit(50_000).epsilon_lower,
+                 "that is ε̂ from 50,000 runs per dataset, the table's; rerun the audit with 2,000"),
+         Mistake(2 * book_ptr_at_claimed_epsilon().epsilon,
+                 "2ε is what the book's PTR spends; ε̂ is only what the runs can show, a lower bound"),
+         Mistake(book_ptr_at_claimed_epsilon().epsilon,
+                 "that is the ε the audit tests against; ε̂ is the audit's own lower bound on the loss"),
+         Mistake(book_ptr_audit(FEW_RUNS).violation,
+                 "that is the violation bound; ε̂ is the result's epsilon_lower")),
+    ),
+    Exercise(
+        "10.2", "enough chunks",
+        (Number(lambda: chunks_audit(6)), Number(lambda: chunks_audit(8)),
+         Number(lambda: book_loss(8))),
+        (Mistake(chunks_answer(1.0),
+                 "with K = 8 not every chunk of the slicing exists: count the chunks that form, not K"),
+         Mistake(chunks_answer(1 / book_loss(8)),
+                 "the noise is scaled for K chunks, while one record moves the mean of the c chunks formed by "
+                 "(u − l)/c: the loss is the ratio the other way round"),
+         Mistake(chunks_answer(chunks_audit(8)),
+                 "ε̂ is a lower bound read from the runs; the loss itself follows from the noise scale and the "
+                 "chunks formed"),
+         Mistake((chunks_audit(6), chunks_audit(8, "chunks"), 1.0),
+                 "that audits noise for the chunks formed (noise_for=\"chunks\", the corrected variant); the "
+                 "book's variant scales its noise for K (noise_for=\"K\")"),
+         Mistake((chunks_audit(6), chunks_audit(10), book_loss(10)),
+                 "those are the numbers for K = 10, the table's; the exercise asks about K = 8")),
+    ),
+    Exercise(
+        "10.3", "sorted_loss from scratch",
+        (Function(sorted_cases, sorted_loss_truth, show=show_sorted_case),),
+        (Mistake(mistake_unsorted,
+                 "1 is the loss when the data keep their order and a replaced record changes one chunk; sorted "
+                 "first, one replacement can shift a record into every chunk"),
+         Mistake(mistake_k, "K chunks do not always form: count the slices of ⌈n/K⌉ records that n records fill"),
+         Mistake(mistake_chunk_size, "that is the size of each chunk; the loss counts the chunks"),
+         Mistake(mistake_floor, "the last chunk may be shorter than the others, but it is a chunk: it has an "
+                                "answer that can move too"),
+         Mistake(mistake_one_chunk_kept,
+                 "that is what our pair reached, with its last chunk the same on both sides; a worse pair changes "
+                 "every chunk")),
+    ),
+    Exercise(
+        "10.4", "reading a pass",
+        (Choice(("a", "b", "c", "d"), "b"),),
+        (Mistake("a", "the same audit, with the same runs, catches the book's PTR on this pair: it can see"),
+         Mistake("c", "corrected PTR spends 2ε; ε̂ = 0 says what this pair reveals, not what the mechanism spends"),
+         Mistake("d", "an audit never proves privacy: a pass says that no violation was seen on this pair, with "
+                      "these events and these runs")),
+    ),
+)

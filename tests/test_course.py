@@ -1,0 +1,72 @@
+"""The course map (dpteach.course) and the lesson format: every notebook sits in a part, and every lesson held to
+the format fits it (words, slides, exercises); the others are printed with their faults (``pytest -s``)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from dpteach.course import (
+    HELD_TO_FORMAT,
+    MAX_SLIDES,
+    MAX_WORDS,
+    MIN_EXERCISES,
+    PARTS,
+    course_map,
+    course_notebooks,
+    lesson_stats,
+    number_of,
+    part_of,
+)
+
+NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
+LESSONS = [p for p in course_notebooks(NOTEBOOKS) if not p.name.endswith(".zh.ipynb") and number_of(p.name) != "00"]
+
+
+def test_every_notebook_is_in_exactly_one_part_and_the_map_lists_each_lesson() -> None:
+    numbers = [n for part in PARTS for n in part.numbers]
+    assert len(numbers) == len(set(numbers))
+    for path in course_notebooks(NOTEBOOKS):
+        part_of(path.name)  # raises for a notebook outside the map
+    table = course_map(NOTEBOOKS)
+    assert list(table["notebook"]) == [p.name for p in LESSONS]
+    assert (table["classes"] >= 1).all()
+
+
+def test_course_notebooks_finds_lessons_then_appendices_and_nothing_else(tmp_path: Path) -> None:
+    for name in ("A1_x.ipynb", "10_y.ipynb", "02_z.ipynb", "02_z.zh.ipynb", "notes.ipynb", "1_w.ipynb"):
+        (tmp_path / name).write_text("{}")
+    assert [p.name for p in course_notebooks(tmp_path)] == ["02_z.ipynb", "02_z.zh.ipynb", "10_y.ipynb", "A1_x.ipynb"]
+    with pytest.raises(TypeError, match="folder"):
+        course_notebooks(str(tmp_path))  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="NN_"):
+        number_of("notes.ipynb")
+    with pytest.raises(ValueError, match="no part"):
+        part_of("11_unplanned.ipynb")
+
+
+def test_lesson_stats_counts_prose_outside_details_slides_and_distinct_checks(tmp_path: Path) -> None:
+    def cell(kind: str, source: str, slide: str | None = None) -> dict:
+        meta = {"slideshow": {"slide_type": slide}} if slide else {}
+        return {"cell_type": kind, "metadata": meta, "source": source}
+
+    cells = [cell("markdown", "# Title\n\nfive words of prose here", "slide"),
+             cell("markdown", "two words\n<details>not counted at all</details>", "subslide"),
+             cell("code", 'x = 1\n\ncheck("02.1", x)\ncheck("02.1", x)\ncheck("02.2", x)', "fragment")]
+    path = tmp_path / "02_t.ipynb"
+    path.write_text(json.dumps({"cells": cells}))
+    stats = lesson_stats(path)
+    assert (stats.words, stats.slides, stats.exercises, stats.longest_code_cell) == (9, 2, 2, 4)
+    assert stats.faults() == [f"2 exercises < {MIN_EXERCISES}"]
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=lambda p: p.stem)
+def test_lessons_held_to_the_format_fit_it(lesson: Path) -> None:
+    stats = lesson_stats(lesson)
+    if number_of(lesson.name) not in HELD_TO_FORMAT:
+        held = "an appendix, not held" if lesson.name.startswith("A") else "not yet held to the format"
+        print(f"{lesson.name}: {held}; {stats} -> {stats.faults() or 'fits'}")
+        return
+    assert stats.words <= MAX_WORDS and stats.slides <= MAX_SLIDES and stats.exercises >= MIN_EXERCISES, stats.faults()
