@@ -37,7 +37,7 @@ from nbclient.exceptions import CellExecutionError, CellTimeoutError
 
 from dpteach.course import course_notebooks
 
-CHECK_LINE = re.compile(r'^check\("(\d\d\.\d+)"', re.MULTILINE)
+CHECK_LINE = re.compile(r'^check\("((?:\d\d|A\d)\.\d+)"', re.MULTILINE)
 SOLUTION_SUMMARIES = ("Solution", "答案")
 SOLUTION_START = re.compile(r"^<details><summary>(?:" + "|".join(SOLUTION_SUMMARIES) + r")")
 PYTHON_BLOCK = re.compile(r"```python\n(.*?)```", re.DOTALL)
