@@ -1,0 +1,100 @@
+"""The exercises of lesson 01 (what differential privacy promises): the right answers and the mistakes each catches."""
+
+from __future__ import annotations
+
+from dpteach.exercises.core import Choice, Exercise, Mistake, Number, register
+from dpteach.promise import group_epsilon, laplace_scale, odds_bound, posterior_bound, sequential_composition
+from dpteach.sensitivity import neighbours_of
+
+# Exercise 1: the neighbours of x in a universe of five values
+RELEASE, UNIVERSE = (1, 2, 3), (1, 2, 3, 10, 11)
+
+
+def neighbour_count(relation: str) -> int:
+    """How many distinct datasets are neighbours of RELEASE under ``relation`` ("unbounded": add/remove,
+    "bounded": replace-one)."""
+    return len(neighbours_of(RELEASE, UNIVERSE, "sum", relation=relation))
+
+
+# Exercise 2: a sum of absence days, each at most 10
+SUM_DELTA, SUM_EPSILON, PAIR_MOVE = 10, 0.5, 4
+# Exercise 3: a prior of 10 % and epsilon = 1
+PRIOR, ODDS_EPSILON = 0.1, 1.0
+# Exercise 4: a sum at 0.5 and a count at 0.25, then a budget of 1 split over four counts
+MEAN_SPEND, BUDGET, COUNTS = (0.5, 0.25), 1.0, 4
+# Exercise 5: a family of three, 0.5-DP under replace-one; a sum with one-record sensitivity 10
+FAMILY, FAMILY_EPSILON = 3, 0.5
+
+
+def prior_times(factor: float) -> float:
+    """The probability an observer reaches when its prior odds are multiplied by ``factor``."""
+    odds = factor * PRIOR / (1 - PRIOR)
+    return odds / (1 + odds)
+
+
+register(
+    Exercise(
+        "01.1", "the neighbours of x = {1, 2, 3}",
+        (Number(lambda: neighbour_count("unbounded")), Number(lambda: neighbour_count("bounded")),
+         Choice(("a", "b", "c"), "c")),
+        (Mistake((3, 6, "c"), "you counted the removals only: adding a value the universe holds beyond x also "
+                              "makes a neighbour"),
+         Mistake((2, 6, "c"), "you counted the additions only: removing one of x's records also makes a neighbour"),
+         Mistake((5, 2, "c"), "count datasets, not values: each of x's records can be replaced by 10 or by 11"),
+         Mistake((5, 6, "a"), "one record more is not enough: compare the records themselves, which ones left x "
+                              "and which came in?")),
+    ),
+    Exercise(
+        "01.2", "a Laplace scale and the privacy loss of one pair",
+        (Number(lambda: laplace_scale(SUM_DELTA, SUM_EPSILON)),
+         Number(lambda: PAIR_MOVE / laplace_scale(SUM_DELTA, SUM_EPSILON))),
+        (Mistake((SUM_DELTA * SUM_EPSILON, PAIR_MOVE / (SUM_DELTA * SUM_EPSILON)),
+                 "the scale divides the sensitivity by ε; it does not multiply it"),
+         Mistake((SUM_EPSILON / SUM_DELTA, PAIR_MOVE / (SUM_EPSILON / SUM_DELTA)),
+                 "ε / Δ is upside down: a larger sensitivity needs more noise"),
+         Mistake((SUM_DELTA, PAIR_MOVE / SUM_DELTA), "the scale is Δ / ε: a smaller ε needs more noise"),
+         Mistake((laplace_scale(SUM_DELTA, SUM_EPSILON), SUM_EPSILON),
+                 "the loss reaches ε only for a pair whose sums differ by the full Δ; this pair moves the sum by "
+                 "less")),
+    ),
+    Exercise(
+        "01.3", "what ε = 1 does to a 10 % guess",
+        (Number(lambda: odds_bound(ODDS_EPSILON)), Number(lambda: posterior_bound(PRIOR, ODDS_EPSILON))),
+        (Mistake((ODDS_EPSILON, prior_times(ODDS_EPSILON)),
+                 "ε is the logarithm of the factor: the factor is e to the power ε"),
+         Mistake((1 + ODDS_EPSILON, prior_times(1 + ODDS_EPSILON)),
+                 "1 + ε is close to e^ε only when ε is small"),
+         Mistake((odds_bound(ODDS_EPSILON), PRIOR * odds_bound(ODDS_EPSILON)),
+                 "the bound multiplies the odds p / (1 − p), not the probability p")),
+    ),
+    Exercise(
+        "01.4", "the cost of a mean, and a budget split four ways",
+        (Number(lambda: sequential_composition(list(MEAN_SPEND))[0]),
+         Number(lambda: laplace_scale(1, BUDGET / COUNTS))),
+        (Mistake((max(MEAN_SPEND), laplace_scale(1, BUDGET / COUNTS)),
+                 "both releases are about the same students: their ε add up"),
+         Mistake((2 * sum(MEAN_SPEND), laplace_scale(1, BUDGET / COUNTS)),
+                 "the mean is computed from the two noisy outputs only: post-processing costs nothing"),
+         Mistake((sum(MEAN_SPEND), laplace_scale(1, BUDGET)), "each count gets a quarter of the budget"),
+         Mistake((sum(MEAN_SPEND), BUDGET / COUNTS), "that is each count's ε; the scale is Δ / ε")),
+    ),
+    Exercise(
+        "01.5", "a family of three",
+        (Number(lambda: group_epsilon(FAMILY_EPSILON, FAMILY)), Number(lambda: FAMILY * SUM_DELTA)),
+        (Mistake((2 * group_epsilon(FAMILY_EPSILON, FAMILY), FAMILY * SUM_DELTA),
+                 "that counts the symmetric difference, two records per replacement: under replace-one DP the "
+                 "steps are replacements"),
+         Mistake((FAMILY_EPSILON, FAMILY * SUM_DELTA),
+                 "the noise was set for one record; three records can move the output three times as far"),
+         Mistake((group_epsilon(FAMILY_EPSILON, FAMILY), SUM_DELTA),
+                 "each of the three records can move the sum by up to Δ₁ on its own")),
+    ),
+    Exercise(
+        "01.6", "a δ for ten thousand people",
+        (Choice(("a", "b", "c", "d"), "c"),),
+        (Mistake("a", "with δ = 0.01 a mechanism may publish a hundred people's records in full"),
+         Mistake("b", "a mechanism that publishes one record drawn at random is (0, 1/n)-DP: δ must be far "
+                      "smaller than 1/n"),
+         Mistake("d", "δ is a probability of failure that ε does not cover: a small ε does not make a large δ safe")),
+    ),
+)
