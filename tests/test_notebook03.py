@@ -35,6 +35,16 @@ def test_max_of_the_blogs_quantity_is_global_on_the_large_universe() -> None:
         assert sum(b > t for b, t in zip(blog, true, strict=True)) == overstated
 
 
+def test_max_true_local_is_global_for_both_relations_on_the_large_universe() -> None:
+    six = sorted(set(itertools.combinations(DAYS, 6)))
+    assert len(six) == 210
+    expected = {("unbounded", 1): 2.5, ("unbounded", 2): 6.0, ("bounded", 1): 2.5, ("bounded", 2): 4.0}
+    for (relation, k), value in expected.items():
+        true = [dpteach.local_sensitivity(x, DAYS, "median", k=k, relation=relation) for x in six]
+        assert max(true) == dpteach.global_sensitivity(DAYS, 6, "median", k=k, relation=relation) == value
+        assert dpteach.local_sensitivity(DAYS[:6], DAYS, "median", k=k, relation=relation) < value
+
+
 def test_blog_local_curves_against_the_groups() -> None:
     columns = large_universe_columns()
     release = {c: v[:6] for c, v in columns.items()}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import math
 from collections import Counter
 from collections.abc import Callable, Sequence
 from functools import partial
@@ -158,6 +159,26 @@ def mean_sensitivity(kind: str) -> float:
     return global_sensitivity(days, len(days[SCALE_RELEASE]), "mean", relation="bounded")
 
 
+# --- Exercise 6: the privacy loss of noise scaled to local sensitivity ------------------------------------------------
+
+LEAK_PAIR = ((1, 2, 3), (1, 2, 10))  # bounded neighbours of the median table, both with median 2
+LEAK_OUTPUT = 10.0
+
+
+def leak_loss(scales: str = "local", *, normalise: bool = True, sign: int = 1) -> float:
+    """ln(p_x(y) / p_x'(y)) at y = LEAK_OUTPUT for Laplace noise around each median, ε = 1, with the scales of
+    ``scales`` ("local": each dataset's own bounded local sensitivity; "global": the table's global one for both).
+    ``normalise=False`` drops the ln(b'/b) of the densities' normalising constants, ``sign=-1`` turns the ratio."""
+    x, x_prime = LEAK_PAIR
+    if scales == "local":
+        b, b_prime = (local_sensitivity(d, TABLE_UNIVERSE, "median", relation="bounded") for d in LEAK_PAIR)
+    else:
+        b = b_prime = global_sensitivity(TABLE_UNIVERSE, 3, "median", relation="bounded")
+    dx, dx_prime = abs(LEAK_OUTPUT - evaluate("median", x)), abs(LEAK_OUTPUT - evaluate("median", x_prime))
+    loss = -dx / b + dx_prime / b_prime + (math.log(b_prime / b) if normalise else 0.0)
+    return sign * loss
+
+
 register(
     Exercise(
         "03.1", "one row of the median table",
@@ -211,5 +232,15 @@ register(
                  "that is the local sensitivity, and not divided by ε"),
          Mistake(mean_sensitivity("global") * SCALE_EPSILON,
                  "the scale divides the sensitivity by ε = 0.5, it does not multiply it")),
+    ),
+    Exercise(
+        "03.6", "the privacy loss of noise scaled to local sensitivity",
+        (Number(leak_loss),),
+        (Mistake(leak_loss("global"),
+                 "that is the loss when both datasets use one scale, the global sensitivity: here each uses its own"),
+         Mistake(leak_loss(normalise=False),
+                 "the two Laplace densities have different normalising constants, 1/(2b) and 1/(2b′): their ratio "
+                 "adds a term"),
+         Mistake(leak_loss(sign=-1), "that is ln(p_x′(y) / p_x(y)), the ratio the other way round")),
     ),
 )
