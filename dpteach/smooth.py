@@ -59,10 +59,30 @@ class SmoothRelease:
 
 def laplace_beta(epsilon: float, delta: float) -> float:
     r""":math:`\beta = \varepsilon / (2 \ln(2/\delta))`, the smoothing for which Laplace noise of scale
-    :math:`2S/\varepsilon` gives :math:`(\varepsilon, \delta)`-DP (NRS 2007, Section 2: Laplace
-    noise is admissible with :math:`\alpha = \varepsilon/2` and this :math:`\beta`). Notebook 05.
+    :math:`2S/\varepsilon` gives :math:`(\varepsilon, \delta)`-DP (NRS 2007, Section 2: Laplace noise is
+    admissible with :math:`\alpha = \varepsilon/2` and this :math:`\beta`). Derived in lesson 04.
+
+    The derivation. Between neighbours the noise *slides* by at most :math:`\alpha` of its units, which costs
+    Laplace at most :math:`\alpha = \varepsilon/2` with no :math:`\delta`, and *dilates* by :math:`e^{\lambda}`,
+    :math:`|\lambda| \le \beta`. The dilation's privacy loss at :math:`z` is :math:`\lambda - |z|(1 -
+    e^{-\lambda})`: at most :math:`\beta` when the noise narrows, at most :math:`-\beta + |z|(e^{\beta} - 1)` when
+    it widens, which stays within :math:`\varepsilon/2` for :math:`|z| \le t = (\varepsilon/2 + \beta)/(e^\beta
+    - 1)`; beyond :math:`t` lies probability :math:`e^{-t}`, which must be at most :math:`\delta/2`. So the proof
+    needs :math:`\beta \le \varepsilon/2` and :math:`\ln(2/\delta)(e^{\beta} - 1) \le \varepsilon/2 + \beta`.
+    This :math:`\beta` meets the second to first order (:math:`e^\beta - 1 \approx \beta`), and exactly for
+    :math:`\varepsilon \le 2.5` at every :math:`\delta \le 2/e` (up to about 3.7 at :math:`\delta = 10^{-3}`);
+    beyond, the guarantee can fail (at :math:`\varepsilon = 20`,
+    :math:`\delta = 10^{-6}`, a neighbouring pair of noise distributions differs by more than :math:`\delta`).
+    Parameters outside the proof raise ``ValueError``.
     """
-    return check_epsilon(epsilon) / (2 * math.log(2 / check_delta(delta)))
+    epsilon, delta = check_epsilon(epsilon), check_delta(delta)
+    log_term = math.log(2 / delta)
+    beta = epsilon / (2 * log_term)
+    if not (beta <= epsilon / 2 and log_term * math.expm1(beta) <= epsilon / 2 + beta):
+        raise ValueError(f"epsilon = {epsilon!r} with delta = {delta!r} is outside the proof of smooth sensitivity "
+                         "with Laplace noise (it needs delta <= 2/e and ln(2/delta)(e^beta - 1) <= epsilon/2 + beta "
+                         "for beta = epsilon/(2 ln(2/delta))); epsilon <= 2.5 with delta <= 2/e always fits")
+    return beta
 
 
 def smoothed_local_sensitivity(ls_at_distance: ArrayLike, beta: float) -> np.ndarray:
@@ -217,7 +237,7 @@ def _check_gamma(gamma: float) -> float:
 def heavy_tail_beta(epsilon: float, gamma: float = 4.0) -> float:
     r""":math:`\beta = \varepsilon / (2(\gamma + 1))`, the smoothing at which the heavy-tailed noise of
     :func:`heavy_tail_scale` gives pure :math:`\varepsilon`-DP (NRS 2007, Lemma 2.7; proof in
-    :func:`smooth_median_release_pure`). With :math:`\gamma = 4`: :math:`\beta = \varepsilon/10`. Notebook 05.
+    :func:`smooth_median_release_pure`). With :math:`\gamma = 4`: :math:`\beta = \varepsilon/10`. Lessons 04 and 05.
     """
     return check_epsilon(epsilon) / (2 * (_check_gamma(gamma) + 1))
 
@@ -321,7 +341,8 @@ def smooth_median_release_pure(
     r"""Release the median of the data clipped to ``[lower, upper]`` plus :math:`(2(\gamma+1)S/\varepsilon)\, Z`,
     :math:`Z \sim h(z) \propto 1/(1 + |z|^\gamma)`, with :math:`S` the exact :math:`\beta`-smooth
     sensitivity of the median at :math:`\beta = \varepsilon/(2(\gamma+1))` (it must be computed at *this*
-    :math:`\beta`, smaller than Laplace's).
+    :math:`\beta`, not Laplace's :math:`\varepsilon/(2\ln(2/\delta))`: the heavy tail's is the larger one when
+    :math:`\delta < 2e^{-(\gamma+1)}`, about 0.013 for :math:`\gamma = 4`, and the smaller one above).
 
     Guarantee: over the reals, pure :math:`\varepsilon`-DP under replace-one neighbours (same public size
     :math:`n`) (NRS 2007, Lemma 2.7 with :math:`\alpha = \beta = \varepsilon/(2(\gamma+1))`). Proof: for

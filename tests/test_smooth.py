@@ -31,6 +31,38 @@ def test_laplace_beta_formula():
     assert laplace_beta(1.0, 0.01) == pytest.approx(1 / (2 * math.log(200)))
 
 
+def _neighbour_delta(epsilon: float, shift: float, ratio: float) -> float:
+    """sup_E P[M(x) in E] - e^eps P[M(x') in E] for M(x) = Lap(0, 1) and M(x') = Lap(shift, ratio): the integral of
+    (p - e^eps q)^+ on a fine grid (noise in units of x's scale 2S(x)/eps, so S(x) = eps/2)."""
+    y, step = np.linspace(-400.0, 400.0, 4_000_001, retstep=True)
+    p = np.exp(-np.abs(y)) / 2
+    q = np.exp(-np.abs(y - shift) / ratio) / (2 * ratio)
+    return float(np.maximum(p - math.exp(epsilon) * q, 0.0).sum() * step)
+
+
+def _worst_neighbour_delta(epsilon: float, beta: float) -> float:
+    """The largest such delta over the neighbours smoothness allows: S(x') = e^lam S(x), |lam| <= beta, and a median
+    moved by at most min(S(x), S(x')) (|f(x) - f(x')| <= LS <= S on both sides)."""
+    return max(_neighbour_delta(epsilon, sign * epsilon / 2 * min(1.0, math.exp(lam)), math.exp(lam))
+               for lam in (-beta, beta) for sign in (-1, 1))
+
+
+@pytest.mark.parametrize(("epsilon", "delta"), [(1.0, 1e-3), (2.5, 1e-6), (2.5, 0.7), (3.5, 1e-3)])
+def test_laplace_beta_keeps_every_neighbouring_pair_within_delta(epsilon, delta):
+    """Lesson 04's derivation: slide (cost <= eps/2) and stretch (cost <= eps/2 except on a tail of mass delta/2)."""
+    assert _worst_neighbour_delta(epsilon, laplace_beta(epsilon, delta)) <= delta
+
+
+def test_laplace_beta_refuses_parameters_outside_its_proof_where_the_guarantee_fails():
+    epsilon, delta = 20.0, 1e-6
+    beta = epsilon / (2 * math.log(2 / delta))
+    assert _worst_neighbour_delta(epsilon, beta) > 2 * delta  # the formula's beta is not (20, 1e-6)-DP
+    with pytest.raises(ValueError, match="epsilon = 20.0 with delta = 1e-06"):
+        laplace_beta(epsilon, delta)
+    with pytest.raises(ValueError, match="delta <= 2/e"):
+        laplace_beta(1.0, 0.9)
+
+
 def test_smoothed_mean_sensitivity_matches_the_pinned_adult_value():
     beta = laplace_beta(1.0, 1 / N_ADULT**2)
     s = smooth_sensitivity_of_curve(book_mean_ls_at_distance(N_ADULT, np.arange(200), 100.0), beta)

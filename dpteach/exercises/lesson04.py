@@ -70,6 +70,20 @@ def pure_s_star() -> float:
     return smooth.smooth_sensitivity(X, TABLE_UNIVERSE, "median", beta=smooth.heavy_tail_beta(PURE_EPSILON))
 
 
+# --- Exercise 5: β and the edge t of the stretch, for a smaller δ ---------------------------------------------------
+
+SMALL_DELTA = 1e-6  # with ε = 1
+
+
+def stretch_edge(beta: float, epsilon: float = 1.0) -> float:
+    """t = (ε/2 + β)/(e^β - 1): up to |z| = t the stretch by e^β costs Laplace at most ε/2."""
+    return (epsilon / 2 + beta) / math.expm1(beta)
+
+
+def beta_and_edge(beta: float) -> tuple[float, float]:
+    return beta, stretch_edge(beta)
+
+
 # --- Exercise 4: neighbours under add/remove, A^(1) and S* of the mean ----------------------------------------------
 
 SYM_BETA = 0.25  # a β at which S*(x) is neither LS(x) nor the k = 1 term: the smoothing step is tested
@@ -222,5 +236,18 @@ register(
                  "addition"),
          Mistake(with_function(mistake_repeats),
                  "neighbours_sym adds values the data already holds: the universe holds each value once")),
+    ),
+    Exercise(
+        "04.5", "β and the edge of the stretch for a smaller δ",
+        (Number(lambda: smooth.laplace_beta(1.0, SMALL_DELTA), decimals=4),
+         Number(lambda: stretch_edge(smooth.laplace_beta(1.0, SMALL_DELTA)))),
+        (Mistake(beta_and_edge(1 / (2 * math.log(1 / SMALL_DELTA))),
+                 "that uses ln(1/δ): the tail beyond t is allowed δ/2, so t must reach ln(2/δ)"),
+         Mistake(beta_and_edge(1 / math.log(2 / SMALL_DELTA)),
+                 "that gives the stretch the whole ε; the slide takes the other half (α = ε/2)"),
+         Mistake(beta_and_edge(1 / (2 * math.log10(2 / SMALL_DELTA))),
+                 "that uses the base-10 logarithm; the Laplace tail e^(-t) calls for the natural one"),
+         Mistake((smooth.laplace_beta(1.0, SMALL_DELTA), math.log(2 / SMALL_DELTA)),
+                 "that t is ln(2/δ), what the approximation e^β - 1 ≈ β aims at; compute t from its formula")),
     ),
 )
