@@ -1,6 +1,6 @@
 """Data sets used by the notebooks: the blog posts' toy universes and the UCI Adult census data.
 
-Taught in notebooks 02 and 03 (toy universes) and 03 (Adult ages).
+Taught in notebooks 02 and 03 (toy universes) and 05 (Adult ages).
 """
 
 from __future__ import annotations
