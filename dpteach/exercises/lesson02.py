@@ -1,4 +1,4 @@
-"""The exercises of notebook 02 (global sensitivity): the right answers and the mistakes each one must catch."""
+"""The exercises of lesson 02 (global sensitivity): the right answers and the mistakes each one must catch."""
 
 from __future__ import annotations
 
@@ -12,17 +12,14 @@ import numpy as np
 from dpteach.datasets import large_universe
 from dpteach.exercises.core import (
     Choice,
-    Example,
     Exercise,
     Function,
-    Language,
     Mistake,
     Number,
-    read_sub_multiset,
     register,
 )
 from dpteach.queries import evaluate
-from dpteach.sensitivity import global_sensitivity
+from dpteach.sensitivity import global_sensitivity, replicate
 
 Query = Callable[[tuple], float]
 
@@ -39,10 +36,10 @@ def school_years() -> np.ndarray:
 
 BOUNDED_QUERIES = ("median", "mean", "sum", "var")
 SMALL_UNIVERSES: tuple[tuple[tuple[float, ...], int], ...] = (
-    ((0, 0, 0, 5), 2),          # duplicates: the release (0, 0) exists, and 5 may replace a 0
+    ((0, 0, 0, 5), 2),          # duplicates: the dataset (0, 0) exists, and 5 may replace a 0
     ((1, 1, 4, 4, 9), 3),
-    ((0, 0, 5, 5), 3),          # the only pair refills, both ways, with a value the release already holds
-    ((2, 7, 7), 2),             # the smallest: three releases, one record replaced
+    ((0, 0, 5, 5), 3),          # the only pair refills, both ways, with a value the dataset already holds
+    ((2, 7, 7), 2),             # the smallest: three datasets, one record replaced
 )
 
 
@@ -66,22 +63,22 @@ def _replace_one(x: tuple, universe: Sequence[float], refill: Callable[[tuple, t
     return [kept + (v,) for i in range(len(x)) for kept in [x[:i] + x[i + 1:]] for v in refill(x, kept)]
 
 
-def _largest_change(f: Query, releases: list[tuple], neighbours: Callable[[tuple], list[tuple]]) -> float:
-    return max((abs(f(x) - f(y)) for x in releases for y in neighbours(x)), default=0.0)
+def _largest_change(f: Query, datasets: list[tuple], neighbours: Callable[[tuple], list[tuple]]) -> float:
+    return max((abs(f(x) - f(y)) for x in datasets for y in neighbours(x)), default=0.0)
 
 
 def mistake_refill_from_values_not_in_x(f: Query, universe: Sequence[float], n: int) -> float:
     """Refills only with values that x does not hold at all (a set difference, not a multiset one)."""
-    releases = list(itertools.combinations(universe, n))
-    return _largest_change(f, releases, lambda x: _replace_one(
+    datasets = list(itertools.combinations(universe, n))
+    return _largest_change(f, datasets, lambda x: _replace_one(
         x, universe, lambda x, kept: [v for v in universe if v not in x]))
 
 
 def mistake_distinct_values_only(f: Query, universe: Sequence[float], n: int) -> float:
-    """Enumerates releases of distinct values only, so releases that repeat a value are never tried."""
+    """Enumerates datasets of distinct values only, so datasets that repeat a value are never tried."""
     values = sorted(set(universe))
-    releases = list(itertools.combinations(values, n))
-    return _largest_change(f, releases, lambda x: _replace_one(
+    datasets = list(itertools.combinations(values, n))
+    return _largest_change(f, datasets, lambda x: _replace_one(
         x, universe, lambda x, kept: sorted((Counter(universe) - Counter(kept)).elements())))
 
 
@@ -94,61 +91,46 @@ def mistake_add_or_remove(f: Query, universe: Sequence[float], n: int) -> float:
     return _largest_change(f, list(itertools.combinations(universe, n)), add_or_remove)
 
 
-# --- Exercise 4: beat the blog's number with a dataset -----------------------------------------------------------
+# --- Exercise 2: the clamped sum on a domain [L, H] ---------------------------------------------------------------
 
-RELEASE = (1, 2, 3, 4, 5, 6)
-BLOG_EXAMPLE = (1, 2, 3, 20)
-GROUP = 4
+DOMAIN_LOW, DOMAIN_HIGH, DOMAIN_SIZE = -5, 3, 4  # integer records in [-5, 3], datasets of four
 
 
-def read_days_dataset(answer: object, language: Language) -> tuple[float, ...]:
-    """A dataset of absence-day values that the universe holds (with multiplicity), sorted."""
-    return read_sub_multiset(answer, "y_mine", absence_days(), language)
+def clamped_sum_sensitivity(relation: str) -> float:
+    """The sum's global sensitivity on the integer grid of [L, H], by enumeration over a universe holding n + 1
+    copies of each value (enough for one addition): H - L under replace-one, max(|L|, |H|) under add/remove."""
+    grid = replicate(range(DOMAIN_LOW, DOMAIN_HIGH + 1), DOMAIN_SIZE + 1)
+    return global_sensitivity(grid, DOMAIN_SIZE, "sum", relation=relation)
 
 
-def group_distance(x: Sequence[float], y: Sequence[float]) -> int:
-    """Records removed plus records added to turn the multiset x into y."""
-    cx, cy = Counter(map(float, x)), Counter(map(float, y))
-    return sum((cx - cy).values()) + sum((cy - cx).values())
+# --- Exercise 5 and 6: a family of four, copies in the universe ----------------------------------------------------
 
-
-def beats_the_blog(y: object, language: Language) -> str | None:
-    y = tuple(y)  # type: ignore[arg-type]
-    if y == tuple(map(float, BLOG_EXAMPLE)):
-        return "that is the blog's own example (1, 2, 3, 20): find another one"
-    distance = group_distance(RELEASE, y)
-    if distance > GROUP:
-        return f"turning x into your y takes {distance} removals and additions; a group of four makes at most 4"
-    blog = global_sensitivity(absence_days(), len(RELEASE), "var", k=GROUP, relation="unbounded")
-    if abs(np.var(y) - np.var(RELEASE)) <= blog:
-        return f"your y is in reach, but its variance does not move by more than the blog's {blog:.2f}"
-    return None
-
-
+FAMILY_SIZE, DATASET_SIZE = 4, 6
 FAMILY_EPSILON = 0.5
-COPIES_N, COPIES_K = 4, 2  # exercise 6: releases of four, group distance two
+COPIES_N, COPIES_K = 4, 2  # exercise 6: datasets of four, group distance two
 
 
-def family_sensitivity(relation: str, k: int = GROUP) -> float:
-    """The global sensitivity of the variance of absence days, releases of six, at distance k."""
-    return global_sensitivity(absence_days(), len(RELEASE), "var", k=k, relation=relation)
+def family_sensitivity(relation: str, k: int = FAMILY_SIZE) -> float:
+    """The global sensitivity of the variance of absence days, datasets of six, at distance k."""
+    return global_sensitivity(absence_days(), DATASET_SIZE, "var", k=k, relation=relation)
 
 
 register(
     Exercise(
-        "02.1", "count at k = 3, unbounded and bounded",
-        (Number(lambda: global_sensitivity(absence_days(), 6, "count", k=3, relation="unbounded")),
-         Number(lambda: global_sensitivity(absence_days(), 6, "count", k=3, relation="bounded"))),
-        (Mistake((1, 0), "1 is the count's sensitivity for one record; here three records change"),
-         Mistake((3, 3), "bounded neighbours replace records: the size, and so the count, never changes"),
-         Mistake((3, 1), "bounded neighbours replace records: the size, and so the count, never changes")),
-    ),
-    Exercise(
-        "02.2", "the Laplace scale of a sum",
+        "02.1", "the Laplace scale of a sum",
         (Number(lambda: global_sensitivity(absence_days(), 6, "sum", relation="unbounded") / 0.5),),
         (Mistake(20, "20 is the sensitivity; the Laplace scale is the sensitivity divided by ε"),
          Mistake(10, "the scale divides the sensitivity by ε = 0.5, it does not multiply it"),
-         Mistake(38, "that is the bounded scale (20 − 1)/0.5; under unbounded DP a record is added or removed")),
+         Mistake(38, "that is the replace-one scale (20 − 1)/0.5; under add/remove a record is added or removed")),
+    ),
+    Exercise(
+        "02.2", "the clamped sum on a domain",
+        (Number(lambda: clamped_sum_sensitivity("unbounded")), Number(lambda: clamped_sum_sensitivity("bounded"))),
+        (Mistake((8, 8), "an addition or a removal moves the sum by one record's value, not by the width of the "
+                         "domain"),
+         Mistake((3, 8), "the record added or removed may be the most negative value, not only the largest"),
+         Mistake((5, 5), "a replacement can move one record from one end of the domain to the other"),
+         Mistake((3, 3), "look at both ends of the domain, and at what a replacement does")),
     ),
     Exercise(
         "02.3", "bounded_global from scratch",
@@ -157,17 +139,18 @@ register(
                  "a refill may use any value the universe still holds after removing one record, even one x "
                  "already holds (a multiset difference, not `v not in x`)"),
          Mistake(mistake_distinct_values_only,
-                 "releases may repeat a value the universe holds twice: enumerate releases of the universe's "
+                 "datasets may repeat a value the universe holds twice: enumerate datasets of the universe's "
                  "records, not of its distinct values"),
          Mistake(mistake_add_or_remove,
                  "bounded neighbours replace one record; adding or removing one is the unbounded relation")),
     ),
     Exercise(
-        "02.4", "a dataset that beats the blog's number",
-        (Example(read_days_dataset, beats_the_blog),),
-        (Mistake(BLOG_EXAMPLE, "that is the blog's own example"),
-         Mistake((1, 20), "too far: a group of four cannot remove five records and add one"),
-         Mistake((1, 2, 3, 4, 5, 20), "in reach, but the variance moves by less than 55.78")),
+        "02.4", "a clipping bound read off the data",
+        (Choice(("a", "b", "c", "d"), "b"),),
+        (Mistake("a", "the noise is right for that c, but c came from the data: would a neighbour get the same c?"),
+         Mistake("c", "clipping is a fixed rule applied to each record, which DP allows; look at how c was chosen"),
+         Mistake("d", "the adversary sees the noisy mean, whose spread depends on c whether or not c is "
+                      "printed")),
     ),
     Exercise(
         "02.5", "the noise for a family of four",
@@ -177,23 +160,17 @@ register(
                  "others, so use the group distance (relation=\"symmetric\")"),
          Mistake(family_sensitivity("symmetric", k=1) / FAMILY_EPSILON,
                  "that protects one student; the family has four"),
-         Mistake(GROUP * family_sensitivity("symmetric", k=1) / FAMILY_EPSILON,
-                 "that is 4 × the one-student sensitivity of releases of six, over ε: a family's changes pass through "
-                 "smaller datasets, so this is not the sensitivity at group distance 4 (here it is merely larger)"),
+         Mistake(FAMILY_SIZE * family_sensitivity("symmetric", k=1) / FAMILY_EPSILON,
+                 "that is 4 × the one-student sensitivity of datasets of six, over ε: a family's changes pass "
+                 "through smaller datasets, so this is not the sensitivity at group distance 4 (here it is merely "
+                 "larger)"),
          Mistake(family_sensitivity("symmetric"), "that is the sensitivity; the scale divides it by ε")),
     ),
     Exercise(
         "02.6", "copies in the universe under add/remove",
         (Number(lambda: COPIES_N + COPIES_K),),
-        (Mistake(4, "4 copies give every release, but a neighbour may add two more of the same value"),
-         Mistake(2, "a release alone may repeat one value four times"),
-         Mistake(8, "a neighbour adds at most k = 2 records to a release of 4")),
-    ),
-    Exercise(
-        "02.7", "can the group curve fall?",
-        (Choice(("a", "b", "c", "d"), "b"),),
-        (Mistake("a", "compare the sets: every dataset within distance k is also within distance k + 1"),
-         Mistake("c", "the variance is not monotone (adding a middle value lowers it); the reason lies in the sets"),
-         Mistake("d", "the argument about the sets holds for every query")),
+        (Mistake(4, "4 copies give every dataset of four, but a neighbour may add two more of the same value"),
+         Mistake(2, "a dataset alone may repeat one value four times"),
+         Mistake(8, "a neighbour adds at most k = 2 records to a dataset of 4")),
     ),
 )
