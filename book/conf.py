@@ -1,10 +1,10 @@
 """Sphinx configuration of the course website (``make book``, built by scripts/build_book.py).
 
 The source folder is the repository root, so the notebooks' own relative links (``../images``, each other) keep
-working; ``include_patterns`` admits only ``notebooks/NN_*.ipynb``, so a new numbered notebook joins the site,
-the table of contents and the prev/next chain without any edit here. myst-nb renders the committed outputs and
-never runs a notebook (``nb_execution_mode = "off"``). Everything a page loads comes from the site itself:
-MathJax and the widget renderer are vendored by scripts/build_book.py into ``_static/vendor``.
+working; ``include_patterns`` admits only lessons ``notebooks/NN_*.ipynb`` and appendices ``A<N>_*.ipynb``, so a
+new one joins the site, the table of contents and the prev/next chain without any edit here. myst-nb renders the
+committed outputs and never runs a notebook (``nb_execution_mode = "off"``). Everything a page loads comes from the
+site itself: MathJax and the widget renderer are vendored by scripts/build_book.py into ``_static/vendor``.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ language = "en"
 sys.path.insert(0, str(Path(__file__).parent / "_ext"))
 extensions = ["myst_nb", "dpteach_book"]
 root_doc = "notebooks/00_index"  # the landing page
-include_patterns = ["notebooks/[0-9][0-9]_*.ipynb"]
+include_patterns = ["notebooks/[0-9][0-9]_*.ipynb", "notebooks/A[0-9]_*.ipynb"]  # dpteach.course.PATTERNS
 exclude_patterns = [".git", ".venv", ".venv-tumult", "_build", "**/.ipynb_checkpoints"]
 
 nb_execution_mode = "off"
