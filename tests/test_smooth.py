@@ -63,6 +63,20 @@ def test_laplace_beta_refuses_parameters_outside_its_proof_where_the_guarantee_f
         laplace_beta(1.0, 0.9)
 
 
+def test_laplace_beta_refuses_outside_its_proof_also_where_the_guarantee_still_holds():
+    """Lesson 04's fold: the proof reaches about eps = 3.7 at delta = 1e-3; eps = 10, delta = 1e-6 is refused although
+    the worst pair differs by about 3.3e-7 < delta, while eps = 20 differs by about 5.2e-6 > delta."""
+    laplace_beta(3.65, 1e-3)
+    for epsilon in (3.7, 4.0):
+        with pytest.raises(ValueError, match="outside the proof"):
+            laplace_beta(epsilon, 1e-3)
+    with pytest.raises(ValueError, match="outside the proof"):
+        laplace_beta(10.0, 1e-6)
+    worst = {e: _worst_neighbour_delta(e, e / (2 * math.log(2 / 1e-6))) for e in (10.0, 20.0)}
+    assert worst[10.0] == pytest.approx(3.3e-7, rel=0.02)
+    assert worst[20.0] == pytest.approx(5.2e-6, rel=0.02)
+
+
 def test_smoothed_mean_sensitivity_matches_the_pinned_adult_value():
     beta = laplace_beta(1.0, 1 / N_ADULT**2)
     s = smooth_sensitivity_of_curve(book_mean_ls_at_distance(N_ADULT, np.arange(200), 100.0), beta)

@@ -238,11 +238,11 @@ register(
                  "neighbours_sym adds values the data already holds: the universe holds each value once")),
     ),
     Exercise(
-        "04.5", "β and the edge of the stretch for a smaller δ",
+        "04.5", "NRS's β and the edge of the stretch for a smaller δ",
         (Number(lambda: smooth.laplace_beta(1.0, SMALL_DELTA), decimals=4),
          Number(lambda: stretch_edge(smooth.laplace_beta(1.0, SMALL_DELTA)))),
         (Mistake(beta_and_edge(1 / (2 * math.log(1 / SMALL_DELTA))),
-                 "that uses ln(1/δ): the tail beyond t is allowed δ/2, so t must reach ln(2/δ)"),
+                 "that β is valid, but not the β derived here: it charges the tail δ, not δ/2"),
          Mistake(beta_and_edge(1 / math.log(2 / SMALL_DELTA)),
                  "that gives the stretch the whole ε; the slide takes the other half (α = ε/2)"),
          Mistake(beta_and_edge(1 / (2 * math.log10(2 / SMALL_DELTA))),
