@@ -20,7 +20,8 @@ def neighbour_count(relation: str) -> int:
 SUM_DELTA, SUM_EPSILON, PAIR_MOVE = 10, 0.5, 4
 # Exercise 3: a prior of 10 % and epsilon = 1
 PRIOR, ODDS_EPSILON = 0.1, 1.0
-# Exercise 4: a sum at 0.5 and a count at 0.25, then a budget of 1 split over four counts
+# Exercise 4: a sum at 0.5 and a count at 0.25 (the likely slip charges the mean again, at the count's 0.25),
+# then a budget of 1 split over four counts
 MEAN_SPEND, BUDGET, COUNTS = (0.5, 0.25), 1.0, 4
 # Exercise 5: a family of three, 0.5-DP under replace-one; a sum with one-record sensitivity 10
 FAMILY, FAMILY_EPSILON = 3, 0.5
@@ -73,6 +74,8 @@ register(
          Number(lambda: laplace_scale(1, BUDGET / COUNTS))),
         (Mistake((max(MEAN_SPEND), laplace_scale(1, BUDGET / COUNTS)),
                  "both releases are about the same students: their ε add up"),
+         Mistake((sum(MEAN_SPEND) + min(MEAN_SPEND), laplace_scale(1, BUDGET / COUNTS)),
+                 "the mean is not a third release: dividing the two noisy outputs touches no data"),
          Mistake((2 * sum(MEAN_SPEND), laplace_scale(1, BUDGET / COUNTS)),
                  "the mean is computed from the two noisy outputs only: post-processing costs nothing"),
          Mistake((sum(MEAN_SPEND), laplace_scale(1, BUDGET)), "each count gets a quarter of the budget"),
@@ -93,8 +96,8 @@ register(
         "01.6", "a δ for ten thousand people",
         (Choice(("a", "b", "c", "d"), "c"),),
         (Mistake("a", "with δ = 0.01 a mechanism may publish a hundred people's records in full"),
-         Mistake("b", "a mechanism that publishes one record drawn at random is (0, 1/n)-DP: δ must be far "
-                      "smaller than 1/n"),
+         Mistake("b", "under replace-one, a mechanism that publishes one of n records drawn at random is "
+                      "(0, 1/n)-DP: δ must be far smaller than 1/n"),
          Mistake("d", "δ is a probability of failure that ε does not cover: a small ε does not make a large δ safe")),
     ),
 )
