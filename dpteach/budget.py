@@ -89,13 +89,12 @@ def _refuse(units: int, counted: str, weight: int) -> None:
     before = _CALL[0] if _CALL else 0
     if before + units * weight <= MAX_WORK:
         return
-    what = counted.format(amount(units) + " or more")
-    if weight != 1:
-        what += f" ({amount(units * weight)} or more work units at {weight} units each)"
+    notes = [f"{amount(units * weight)} or more work units at {weight} units each"] if weight != 1 else []
     if before:
-        what += f", on top of the {before:,} units this call has already counted"
-    raise WorkLimitError(f"this computation would {what}, above the limit of {MAX_WORK:,}; use a smaller universe, "
-                         "size or k (or an exact closed form)")
+        notes.append(f"on top of the {before:,} units this call has already counted")
+    note = f" ({', '.join(notes)})" if notes else ""
+    raise WorkLimitError(f"this computation would {counted.format(amount(units) + ' or more')}, above the limit of "
+                         f"{MAX_WORK:,}{note}; use a smaller universe, size or k (or an exact closed form)")
 
 
 def check_work(units: int, counted: str, *, kind: str = "unit") -> None:

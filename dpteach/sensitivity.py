@@ -149,8 +149,7 @@ def _candidates_pay(capacity: np.ndarray, size: int, k: int, universe_size: int)
 def _check_budget(pairs: int, kind: str = "unit") -> None:
     """Refuse enumerations above the work budget (:func:`dpteach.budget.check_work`: one unit per pair, times the
     weight of ``kind``: ``"naive pair"`` for pairs compared by position)."""
-    how = " by position" if kind == "naive pair" else ""
-    check_work(pairs, "compare {} (dataset, neighbour) pairs" + how, kind=kind)
+    check_work(pairs, "compare {} (dataset, neighbour) pairs", kind=kind)
 
 
 def _progress(iterable: Iterable, total: int, pairs: int, label: str) -> Iterable:
