@@ -14,7 +14,6 @@ import math
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from numbers import Real
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -34,7 +33,16 @@ from dpteach.mechanisms import (
     laplace_mech,
 )
 from dpteach.neighbours import count_submultisets, counts_to_rows, missing_from, submultisets
-from dpteach.queries import Query, ResolvedQuery, as_dataset, check_data, check_exact_sums, check_int, resolve_query
+from dpteach.queries import (
+    Query,
+    ResolvedQuery,
+    as_dataset,
+    check_data,
+    check_exact_sums,
+    check_int,
+    check_real,
+    resolve_query,
+)
 from dpteach.sensitivity import (
     _CHUNK_CELLS,
     PROGRESS_ABOVE,
@@ -208,11 +216,10 @@ def _check_reach(reach: float, names: str, remedy: str) -> None:
 
 # ------------------------------------------------------------------------------ pure-epsilon noise
 def _check_gamma(gamma: float) -> float:
-    if isinstance(gamma, bool) or not isinstance(gamma, Real):
-        raise TypeError(f"gamma must be a real number > 1, got {type(gamma).__name__}")
-    if not math.isfinite(gamma) or gamma <= 1:
+    number = check_real("gamma", gamma, "a finite number > 1")
+    if not math.isfinite(number) or number <= 1:
         raise ValueError(f"gamma must be a finite number > 1, got {gamma!r}")
-    return float(gamma)
+    return number
 
 
 def heavy_tail_beta(epsilon: float, gamma: float = 4.0) -> float:
@@ -228,11 +235,10 @@ def heavy_tail_scale(smooth_sensitivity: float, epsilon: float, gamma: float = 4
     :math:`h(z) \propto 1/(1 + |z|^\gamma)` (:math:`\alpha = \beta = \varepsilon/(2(\gamma+1))`): release
     :math:`f(x) + (2(\gamma+1) S/\varepsilon)\, Z`. With :math:`\gamma = 4`: :math:`10 S/\varepsilon`. Notebook 03.
     """
-    if isinstance(smooth_sensitivity, bool) or not isinstance(smooth_sensitivity, Real):
-        raise TypeError(f"smooth_sensitivity must be a real number >= 0, got {type(smooth_sensitivity).__name__}")
-    if not math.isfinite(smooth_sensitivity) or smooth_sensitivity < 0:
+    value = check_real("smooth_sensitivity", smooth_sensitivity, "a finite number >= 0")
+    if not math.isfinite(value) or value < 0:
         raise ValueError(f"smooth_sensitivity must be a finite number >= 0, got {smooth_sensitivity!r}")
-    return 2 * (_check_gamma(gamma) + 1) * float(smooth_sensitivity) / check_epsilon(epsilon)
+    return 2 * (_check_gamma(gamma) + 1) * value / check_epsilon(epsilon)
 
 
 def heavy_tail_density(z: ArrayLike, gamma: float = 4.0) -> np.ndarray:
@@ -471,15 +477,13 @@ def _naive_at_distance(ball: _Ball, k: int) -> float:
 
 def _naive_curve(ball: _Ball, distances: range) -> list[float]:
     """:func:`_naive_at_distance` for every ``k`` of ``distances``, their total work refused up front."""
-    planned(len(distances) * _naive_work(ball), "examine {} (dataset, neighbour) pairs by position",
-            kind="naive pair")
+    planned(len(distances) * _naive_work(ball), "examine {} (dataset, neighbour) pairs", kind="naive pair")
     return [_naive_at_distance(ball, k) for k in distances]
 
 
 # --- fast: shells of distinct multisets, every query value evaluated in batches
 def _check_work(pairs: int, kind: str = "unit") -> None:
-    check_work(pairs, "examine {} (dataset, neighbour) pairs" + (" by position" if kind == "naive pair" else ""),
-               kind=kind)
+    check_work(pairs, "examine {} (dataset, neighbour) pairs", kind=kind)
 
 
 def _moves(ball: _Ball) -> int:
