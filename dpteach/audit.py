@@ -61,7 +61,6 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from numbers import Real
 from typing import Literal
 
 import numpy as np
@@ -76,7 +75,7 @@ from dpteach.ptr import (
     mean_ls_at_distance,
     ptr_threshold,
 )
-from dpteach.queries import check_data, check_int
+from dpteach.queries import check_data, check_int, check_real, returned_real
 from dpteach.saa import _answers as saa_answers
 from dpteach.saa import contiguous_layout
 from dpteach.sensitivity import global_sensitivity, local_sensitivity
@@ -93,13 +92,12 @@ _BISECTION_STEPS = 60
 
 # --------------------------------------------------------------------------------------------- checks
 def _check_probability(name: str, value: object, *, closed_low: bool) -> float:
-    if isinstance(value, bool) or not isinstance(value, Real):
-        raise TypeError(f"{name} must be a real number, got {type(value).__name__}")
-    low_ok = value >= 0 if closed_low else value > 0
-    if not (low_ok and value < 1):
-        interval = "[0, 1)" if closed_low else "(0, 1)"
+    interval = "[0, 1)" if closed_low else "(0, 1)"
+    number = check_real(name, value, f"a real number in {interval}")
+    low_ok = number >= 0 if closed_low else number > 0
+    if not (low_ok and number < 1):
         raise ValueError(f"{name} must lie in {interval}, got {value!r}")
-    return float(value)
+    return number
 
 
 # --------------------------------------------------------------------------------------------- bounds
@@ -123,10 +121,7 @@ def kl_bounds(counts: ArrayLike, n: int, log_level: float) -> tuple[np.ndarray, 
     phat = check_data(counts, "counts") / n
     if (phat < 0).any() or (phat > 1).any():
         raise ValueError(f"counts must lie in [0, n={n}]")
-    if isinstance(log_level, bool) or not isinstance(log_level, Real):
-        raise TypeError(f"log_level must be a real number, got {type(log_level).__name__}")
-    if not 0 < log_level < math.inf:
-        raise ValueError(f"log_level must be a finite number > 0, got {log_level!r}")
+    log_level = check_positive("log_level", log_level)
     budget = log_level / n
     lower = np.zeros_like(phat), phat.copy()  # (outside, inside) the confidence set
     upper = phat.copy(), np.ones_like(phat)
@@ -354,7 +349,7 @@ def repeat(release: Release) -> Sampler:
         for i in range(n):
             result = release(data, rng)
             result = getattr(result, "value", result)
-            outputs[i] = np.nan if result is None else float(result)
+            outputs[i] = np.nan if result is None else returned_real("release", result)
         return outputs
 
     return sampler
@@ -386,7 +381,7 @@ def laplace_batch(center: Callable[[np.ndarray], float], scale: Callable[[np.nda
     _check_callable("scale", scale, "scale(data) -> float >= 0")
 
     def sampler(data: np.ndarray, n: int, rng: np.random.Generator) -> np.ndarray:
-        return float(center(data)) + rng.laplace(0.0, float(scale(data)), size=n)
+        return returned_real("center", center(data)) + rng.laplace(0.0, returned_real("scale", scale(data)), size=n)
 
     return sampler
 

@@ -18,7 +18,7 @@ from numbers import Integral, Rational, Real
 import numpy as np
 from numpy.typing import ArrayLike
 
-from dpteach.queries import check_data, check_int
+from dpteach.queries import check_data, check_int, check_real
 
 
 def check_rng(rng: np.random.Generator | None) -> np.random.Generator:
@@ -36,11 +36,10 @@ def check_rng(rng: np.random.Generator | None) -> np.random.Generator:
 
 def check_positive(name: str, value: float) -> float:
     """Return ``value`` as a float if it is a finite real number > 0, else raise naming ``name``."""
-    if isinstance(value, bool) or not isinstance(value, Real):
-        raise TypeError(f"{name} must be a real number > 0, got {type(value).__name__}")
-    if not math.isfinite(value) or value <= 0:
+    number = check_real(name, value, "a finite number > 0")
+    if not math.isfinite(number) or number <= 0:
         raise ValueError(f"{name} must be a finite number > 0, got {value!r}")
-    return float(value)
+    return number
 
 
 def check_epsilon(epsilon: float) -> float:
@@ -50,32 +49,42 @@ def check_epsilon(epsilon: float) -> float:
 
 def check_delta(delta: float) -> float:
     r"""Return :math:`\delta` as a float; it must lie in the open interval :math:`(0, 1)`."""
-    if isinstance(delta, bool) or not isinstance(delta, Real):
-        raise TypeError(f"delta must be a real number in (0, 1), got {type(delta).__name__}")
-    if not 0 < delta < 1:
+    number = check_real("delta", delta, "a real number in (0, 1)")
+    if not 0 < number < 1:
         raise ValueError(f"delta must be in (0, 1), got {delta!r}")
-    return float(delta)
+    return number
 
 
 def check_sensitivity(sensitivity: float) -> float:
     """Return the sensitivity as a float; it must be finite and ``>= 0``."""
-    if isinstance(sensitivity, bool) or not isinstance(sensitivity, Real):
-        raise TypeError(f"sensitivity must be a real number >= 0, got {type(sensitivity).__name__}")
-    if not math.isfinite(sensitivity) or sensitivity < 0:
+    number = check_real("sensitivity", sensitivity, "a finite number >= 0")
+    if not math.isfinite(number) or number < 0:
         raise ValueError(f"sensitivity must be a finite number >= 0, got {sensitivity!r}")
-    return float(sensitivity)
+    return number
 
 
 def check_bounds(lower: float, upper: float) -> tuple[float, float]:
     """Return ``(lower, upper)`` as floats; both finite with ``lower < upper``."""
-    for name, value in (("lower", lower), ("upper", upper)):
-        if isinstance(value, bool) or not isinstance(value, Real):
-            raise TypeError(f"{name} must be a real number, got {type(value).__name__}")
-        if not math.isfinite(value):
-            raise ValueError(f"{name} must be finite, got {value!r}")
-    if not lower < upper:
+    low, high = (_bound(name, value) for name, value in (("lower", lower), ("upper", upper)))
+    if not low < high:
         raise ValueError(f"lower must be < upper, got lower={lower!r}, upper={upper!r}")
-    return float(lower), float(upper)
+    return low, high
+
+
+def _bound(name: str, value: float) -> float:
+    number = check_real(name, value, "a real number")
+    if not math.isfinite(number):
+        raise ValueError(f"{name} must be finite, got {value!r}")
+    return number
+
+
+def check_finite(name: str, value: float) -> float:
+    """Return ``value`` as a float if it is a finite real number (in the range of doubles), else raise naming
+    ``name``."""
+    number = check_real(name, value, "a finite real number")
+    if not math.isfinite(number):
+        raise ValueError(f"{name} must be a finite real number, got {value!r}")
+    return number
 
 
 _LARGEST_LAPLACE_DRAW = 53 * math.log(2) * (1 + 1e-12)  # numpy's |noise| <= scale * ln(2**53): its U >= 2**-53
@@ -98,14 +107,13 @@ def laplace_mech(
     finite: numpy draws :math:`U \ge 2^{-53}`, so :math:`|\text{noise}| \le \ln(2^{53})\,\Delta/\varepsilon`,
     and a scale for which value plus that could reach :math:`10^{308}` raises ``ValueError``. Notebooks 05, 10.
     """
-    if isinstance(value, bool) or not isinstance(value, Real) or not math.isfinite(value):
-        raise ValueError(f"value must be a finite real number, got {value!r}")
+    value = check_finite("value", value)
     scale = check_sensitivity(sensitivity) / check_epsilon(epsilon)
     if not abs(value) + _LARGEST_LAPLACE_DRAW * scale <= _FINITE_RELEASE:
         raise ValueError(f"sensitivity / epsilon = {scale!r} is too large: |value| + {_LARGEST_LAPLACE_DRAW:.2f} * "
                          f"sensitivity / epsilon (the largest release numpy's sampler can make) must stay below "
                          f"{_FINITE_RELEASE:g}, so that the release is finite")
-    return float(value) + float(check_rng(rng).laplace(0.0, scale))
+    return value + float(check_rng(rng).laplace(0.0, scale))
 
 
 def pct_error(true: float, private: float | None) -> float:
@@ -115,13 +123,9 @@ def pct_error(true: float, private: float | None) -> float:
     """
     if private is None:
         raise TypeError("private is None (the mechanism returned ⊥); drop refused runs before scoring them")
-    for name, number in (("true", true), ("private", private)):
-        if isinstance(number, bool) or not isinstance(number, Real):
-            raise TypeError(f"{name} must be a real number, got {type(number).__name__}")
+    true, private = check_real("true", true, "a finite non-zero number"), check_finite("private", private)
     if not math.isfinite(true) or true == 0:
         raise ValueError(f"true must be a finite non-zero number, got {true!r}")
-    if not math.isfinite(private):
-        raise ValueError(f"private must be a finite number, got {private!r}")
     return abs(true - private) / abs(true) * 100.0
 
 
@@ -429,8 +433,7 @@ def snapping_mech(
     theorem's construction, not a machine-checked proof. The outputs lie on the grid
     :math:`\Delta\Lambda\mathbb{Z}` or at :math:`\pm` ``bound``. Notebook 10.
     """
-    if isinstance(value, bool) or not isinstance(value, Real) or not math.isfinite(value):
-        raise ValueError(f"value must be a finite real number, got {value!r}")
+    value = check_finite("value", value)
     sensitivity = check_positive("sensitivity", sensitivity)
     epsilon = check_epsilon(epsilon)
     if epsilon <= 4 * _ETA:
@@ -496,9 +499,7 @@ def textbook_laplace_impossible_fraction(
     over the distinct outputs, is out of reach (about :math:`10^{15}` cases). Assumes the C library's
     ``log`` (used by numpy and by ``math.log``) is monotone. Notebook 10.
     """
-    for name, number in (("value", value), ("neighbour_value", neighbour_value)):
-        if isinstance(number, bool) or not isinstance(number, Real) or not math.isfinite(number):
-            raise ValueError(f"{name} must be a finite real number, got {number!r}")
+    value, neighbour_value = check_finite("value", value), check_finite("neighbour_value", neighbour_value)
     scale = check_positive("scale", scale)
     n_draws = check_int("n_draws", n_draws, 1)
     rng = check_rng(rng)

@@ -35,7 +35,7 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from pandas.io.formats.style import Styler
 
-from dpteach.queries import as_dataset, check_data
+from dpteach.queries import as_dataset, check_data, check_real
 
 # The PNG text chunk where save_fig records the font size, in pixels of the saved image, of the smallest text.
 SMALLEST_TEXT_KEY = "dpteach:smallest-text-px"
@@ -431,7 +431,8 @@ def plot_privacy_loss(z: Sequence[float], densities: Mapping[str, Sequence[float
     curves = {label: check_data(values, f"densities[{label!r}]") for label, values in densities.items()}
     if any(c.shape != grid.shape or (c <= 0).any() for c in curves.values()):
         raise ValueError("densities must hold, for each label, one positive value per point of z")
-    if isinstance(epsilon, bool) or not isinstance(epsilon, int | float) or not 0 < epsilon < math.inf:
+    if isinstance(epsilon, bool) or not isinstance(epsilon, int | float) or not 0 < check_real(
+            "epsilon", epsilon, "a finite number > 0") < math.inf:
         raise ValueError(f"epsilon must be a finite number > 0, got {epsilon!r}")
     _check_text(title, "title")
     (first, p), (second, q) = curves.items()

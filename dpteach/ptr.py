@@ -35,6 +35,7 @@ from dpteach.mechanisms import (
     check_bounds,
     check_delta,
     check_epsilon,
+    check_finite,
     check_positive,
     check_rng,
     geometric_mech,
@@ -42,7 +43,7 @@ from dpteach.mechanisms import (
     snapping_bound,
     snapping_mech,
 )
-from dpteach.queries import check_data, check_int
+from dpteach.queries import check_data, check_int, returned_real
 from dpteach.smooth import _padded_sorted
 
 
@@ -109,7 +110,7 @@ def distance_to_instability(ls_at_distance: Callable[[int], float], b: float, k_
     low, high = 0, k_max
     while low < high:
         mid = (low + high) // 2
-        if ls_at_distance(mid) > b:
+        if returned_real("ls_at_distance", ls_at_distance(mid)) > b:
             high = mid
         else:
             low = mid + 1
@@ -163,11 +164,8 @@ def pass_probability(distance: float, threshold: float, epsilon: float) -> float
     :math:`d` through. :math:`\tfrac12 e^{-\varepsilon (t - d)}` for :math:`d \le t`, else
     :math:`1 - \tfrac12 e^{-\varepsilon (d - t)}`. Notebook 05.
     """
-    for name, value in (("distance", distance), ("threshold", threshold)):
-        if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)) or \
-                not math.isfinite(value):
-            raise ValueError(f"{name} must be a finite real number, got {value!r}")
-    gap = check_epsilon(epsilon) * (float(threshold) - float(distance))
+    distance, threshold = check_finite("distance", distance), check_finite("threshold", threshold)
+    gap = check_epsilon(epsilon) * (threshold - distance)
     return 0.5 * math.exp(-gap) if gap >= 0 else 1.0 - 0.5 * math.exp(gap)
 
 

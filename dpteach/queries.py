@@ -15,6 +15,7 @@ engines then feed numpy the very same numbers in the same order and get bit-iden
 
 from __future__ import annotations
 
+import math
 import numbers
 import re
 from collections.abc import Callable, Iterable
@@ -97,7 +98,7 @@ def resolve_query(query: Query) -> ResolvedQuery:
         label = getattr(query, "__name__", repr(query))
 
         def on_rows(rows: np.ndarray) -> np.ndarray:
-            return np.array([float(query(row)) for row in rows], dtype=float)
+            return np.array([returned_real(f"query {label!r}", query(row)) for row in rows], dtype=float)
 
         return ResolvedQuery(label, _finite(label, on_rows))
     raise TypeError(f"query must be a query name (str) or a callable, got {type(query).__name__}")
@@ -198,6 +199,46 @@ def check_exact_sums(values: np.ndarray, size: int, name: str = "data") -> None:
             f"float64 stops representing every integer, so query values would be rounded silently; shift or "
             f"rescale {name} (sums of absolute values of at most {size} of its records must stay <= 2**53)"
         )
+
+
+def check_real(name: str, value: object, valid: str) -> float:
+    """``value`` as a double, if it is a real number (int, float, Fraction, numpy; not a bool) that a double holds
+    without overflow and without rounding a non-zero value to 0. ``valid`` states the valid range (``"a finite
+    number > 0"``); the ``TypeError`` or ``ValueError`` names ``name`` and says it. NaN and infinity pass through:
+    range checks are the caller's. Every scalar argument of the package goes through here, so a Python integer or
+    fraction beyond the doubles gives this ``ValueError``, never an ``OverflowError`` or ``ZeroDivisionError``."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be {valid}, got {type(value).__name__}")
+    try:
+        number = float(value)
+    except OverflowError:
+        raise ValueError(f"{name} must be {valid}, within the range of doubles (magnitude at most "
+                         f"{_LARGEST_DOUBLE:.4g}); got a number of about 10^{_log10(value):.0f}") from None
+    if number == 0 and value != 0:
+        raise ValueError(f"{name} must be {valid}; got a number of about 10^{_log10(value):.0f}, too close to 0 for a "
+                         "double (below 4.9e-324 in magnitude it rounds to 0)")
+    return number
+
+
+_LARGEST_DOUBLE = 1.7976931348623157e308
+
+
+def returned_real(name: str, value: object) -> float:
+    """What a user's callable (``name``: ``"query 'f'"``, ``"f"``, ...) returned, as a double: one real number (an
+    int, float, Fraction, numpy number or 0-d numeric array), never a string, a bool or an array of several values,
+    which ``float()`` would read silently. NaN and infinity pass through (the caller refuses them)."""
+    if isinstance(value, np.ndarray) and value.ndim == 0 and value.dtype.kind in "iuf":
+        value = value[()]
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        shown = f"{value!r:.40}" if isinstance(value, (str, bytes, bool, np.bool_)) else f"of shape {np.shape(value)}"
+        raise TypeError(f"{name} must return one real number (int or float), got {type(value).__name__} {shown}")
+    return check_real(name, value, "a real number")
+
+
+def _log10(value: numbers.Real) -> float:
+    r""":math:`\log_{10} |v|` of a number too large for a double (an int, or a fraction of ints)."""
+    numerator, denominator = value.as_integer_ratio() if hasattr(value, "as_integer_ratio") else (int(value), 1)
+    return math.log10(abs(numerator)) - math.log10(denominator)
 
 
 def check_int(name: str, value: object, low: int, high: int | None = None, *, high_label: str | None = None) -> int:

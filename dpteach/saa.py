@@ -22,7 +22,6 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
-from numbers import Real
 from typing import Literal
 
 import numpy as np
@@ -37,7 +36,7 @@ from dpteach.mechanisms import (
     snapping_bound,
     snapping_mech,
 )
-from dpteach.queries import check_data, check_int
+from dpteach.queries import check_data, check_int, returned_real
 
 
 @dataclass(frozen=True)
@@ -81,14 +80,10 @@ def contiguous_layout(n: int, n_chunks: int) -> tuple[int, int]:
 
 def _answer(chunk: np.ndarray, f: Callable[[np.ndarray], float]) -> float:
     """``f(chunk)``, which must be one finite real number (not an array, whose elements would be averaged)."""
-    answer = f(chunk)
-    kind = np.asarray(answer).dtype.kind if np.ndim(answer) == 0 else None
-    if kind not in ("i", "u", "f") and (isinstance(answer, bool) or not isinstance(answer, Real)):
-        raise TypeError(f"f must return one real number per chunk, got {type(answer).__name__} "
-                        f"of shape {np.shape(answer)}")
+    answer = returned_real("f", f(chunk))
     if not math.isfinite(answer):
         raise ValueError("f must return a finite number on every chunk")
-    return float(answer)
+    return answer
 
 
 def _answers(chunks: list[np.ndarray], f: Callable[[np.ndarray], float], lower: float, upper: float) -> np.ndarray:

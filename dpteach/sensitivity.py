@@ -60,8 +60,8 @@ import numpy as np
 import pandas as pd
 from tqdm.auto import tqdm
 
-from dpteach import global_spread, neighbours
-from dpteach.budget import MAX_WORK, check_work
+from dpteach import budget, global_spread, neighbours
+from dpteach.budget import MAX_WORK, WorkLimitError, check_work, held, planned
 from dpteach.exact import (
     Plan,
     global_exact,
@@ -69,6 +69,7 @@ from dpteach.exact import (
     has_closed_form,
     local_exact,
     local_plan,
+    local_plan_records,
     matched_positions,
     run_plans,
 )
@@ -145,9 +146,10 @@ def _candidates_pay(capacity: np.ndarray, size: int, k: int, universe_size: int)
     return 2 * candidate_count(capacity, top) < _count(capacity, size - k) * _count(capacity, k)
 
 
-def _check_budget(pairs: int) -> None:
-    """Refuse enumerations above the work budget (:func:`dpteach.budget.check_work`, one unit per pair)."""
-    check_work(pairs, "compare {} (dataset, neighbour) pairs")
+def _check_budget(pairs: int, kind: str = "unit") -> None:
+    """Refuse enumerations above the work budget (:func:`dpteach.budget.check_work`: one unit per pair, times the
+    weight of ``kind``: ``"naive pair"`` for pairs compared by position)."""
+    check_work(pairs, "compare {} (dataset, neighbour) pairs", kind=kind)
 
 
 def _progress(iterable: Iterable, total: int, pairs: int, label: str) -> Iterable:
@@ -196,6 +198,7 @@ def clear_caches() -> None:
     global_spread.clear_cache()
 
 
+@held
 def replicate(values: Data, size: int) -> np.ndarray:
     """Scenario (b) universe: every value of a range repeated ``size`` times (sorted).
 
@@ -204,9 +207,11 @@ def replicate(values: Data, size: int) -> np.ndarray:
     """
     base = as_dataset(values, "values")
     size = check_int("size", size, 1)
+    check_work(base.size * size, "build {} records of a replicated universe")
     return np.repeat(base, size)
 
 
+@held
 def global_sensitivity(
     universe: Data,
     size: int,
@@ -251,6 +256,7 @@ def global_sensitivity(
     return _largest_range_over_cores(values, capacity, size, k, resolved)
 
 
+@held
 def local_sensitivity(
     release: Data,
     universe: Data,
@@ -268,6 +274,7 @@ def local_sensitivity(
     _check_method(method)
     resolved, release_data, universe_data, k = _local_inputs(release, universe, query, k, relation)
     if method == "naive":
+        _check_budget(_naive_pairs_per_release(release_data.size, universe_data.size, k, relation), "naive pair")
         return _naive_local(tuple(release_data), tuple(universe_data), k, relation, resolved)
     if method == "fast" and has_closed_form(query):
         return local_exact(release_data, universe_data, k, relation, resolved)
@@ -277,6 +284,7 @@ def local_sensitivity(
     return float(max(f_release - f_neighbours.min(), f_neighbours.max() - f_release))
 
 
+@held
 def blog_bounded_local(release: Data, universe: Data, query: Query, *, k: int = 1) -> float:
     r"""What the blog's bounded-local function returns (notebook 03 teaches why it is not :math:`LS_k(x)`).
 
@@ -318,15 +326,21 @@ def blog_bounded_local(release: Data, universe: Data, query: Query, *, k: int = 
     return best
 
 
+@held
 def neighbours_of(
     release: Data, universe: Data, query: Query, *, k: int = 1, relation: str = "unbounded"
 ) -> pd.DataFrame:
     """Every distinct neighbour of ``release`` with its query value and L1 norm, largest norm first.
 
     The first rows are the neighbours that attain :math:`LS_k(x)`: what the explorer of notebook 03 shows.
-    The release itself (a bounded "replacement" of a record by an equal one) is left out.
+    The release itself (a bounded "replacement" of a record by an equal one) is left out. Each neighbour is
+    evaluated and written alone, so it counts against the work budget with the weight ``"listed neighbour"``.
     """
     resolved, release_data, universe_data, k = _local_inputs(release, universe, query, k, relation)
+    values, capacity = distinct_counts(universe_data)
+    own = counts_of(release_data, values)
+    check_work(_local_enumeration_pairs(own, capacity - own, k, relation), "list {} neighbours with their query "
+               "values", kind="listed neighbour")
     values, own, neighbours = local_neighbour_counts(release_data, universe_data, k, relation)
     neighbours = neighbours[(neighbours != own).any(axis=1)]
     f_release = float(resolved.on_rows(release_data[np.newaxis, :])[0])
@@ -339,6 +353,7 @@ def neighbours_of(
     return table.sort_values("L1", ascending=False, kind="stable").reset_index(drop=True)
 
 
+@held
 def local_sensitivities(
     universe: Data, size: int, query: Query, *, k: int = 1, relation: str = "unbounded"
 ) -> pd.DataFrame:
@@ -346,8 +361,11 @@ def local_sensitivities(
 
     Its maximum is the global sensitivity: that is the definition of :math:`GS_k`, and a test checks it. Where
     the global sensitivity is enumerated (``var``, ``std``, callables) the local ones are too, so both are the
-    same rounded numbers (the local closed forms of :mod:`dpteach.spread` may round up off whole numbers). Listing
-    the releases counts against the work budget (one unit per record), and so does each local sensitivity.
+    same rounded numbers (the local closed forms of :mod:`dpteach.spread` may round up off whole numbers).
+
+    The whole call is one work budget (:mod:`dpteach.budget`), counted before any release is listed: one unit per
+    record listed, the fixed cost of each local sensitivity (weight ``"release"``) and the work of each one (its
+    candidates' records, or its enumerated neighbours); above :data:`dpteach.budget.MAX_WORK` nothing runs.
     """
     resolve_query(query)
     check_relation(relation)
@@ -356,13 +374,36 @@ def local_sensitivities(
     k = _check_distance(k, size, universe_data.size, relation)
     check_exact_sums(universe_data, _largest_dataset(size, k, relation, universe_data.size), "universe")
     values, capacity = distinct_counts(universe_data)
-    check_work(_count(capacity, size) * size, "list {} records of releases (every distinct release)")
-    releases = sorted(as_tuple(row) for row in counts_to_rows(values, submultisets(capacity, size)))
+    n_releases = _count(capacity, size)
     method = "fast" if has_closed_form(query) else "enumerate"
+    planned(_releases_work(capacity, size, k, relation, method),
+            "take {} work units to list every distinct release and compute its local sensitivity")
+    check_work(n_releases, "compute the local sensitivity of {} releases", kind="release")
+    check_work(n_releases * size, "list {} records of releases (every distinct release)")
+    releases = sorted(as_tuple(row) for row in counts_to_rows(values, submultisets(capacity, size)))
     local = [local_sensitivity(r, universe_data, query, k=k, relation=relation, method=method) for r in releases]
     return pd.DataFrame({"release": releases, "local sensitivity": local})
 
 
+@held
+def _releases_work(capacity: np.ndarray, size: int, k: int, relation: str, method: str) -> int:
+    """The weighted work units of :func:`local_sensitivities`, counted before it runs (a partial sum once above
+    :data:`dpteach.budget.MAX_WORK`): the listing, each release's fixed cost, and each release's local work."""
+    n_releases = _count(capacity, size)
+    total = n_releases * (size + budget.WEIGHTS["release"])
+    if method == "fast":
+        spare_size = int(capacity.sum()) - size
+        return total + n_releases * local_plan_records(size, spare_size, k, relation)
+    if total > MAX_WORK:
+        return total
+    for own in submultisets(capacity, size):
+        total += _local_enumeration_pairs(own, capacity - own, k, relation)
+        if total > MAX_WORK:
+            break
+    return total
+
+
+@held
 def releases_attaining_global(
     universe: Data, size: int, query: Query, *, k: int = 1, relation: str = "unbounded"
 ) -> pd.DataFrame:
@@ -402,7 +443,7 @@ def _naive_local(
 def _naive_global(universe: np.ndarray, size: int, k: int, relation: str, resolved: ResolvedQuery) -> float:
     n_releases = _comb(universe.size, size)
     pairs = n_releases * _naive_pairs_per_release(size, universe.size, k, relation)
-    _check_budget(pairs)
+    _check_budget(pairs, "naive pair")
     universe_tuple = tuple(universe.tolist())
     releases = itertools.combinations(universe_tuple, size)
     progress = _progress(releases, n_releases, pairs, "naive releases")
@@ -523,6 +564,21 @@ def _largest_gap_symmetric(
     return best
 
 
+def _local_families(own: np.ndarray, k: int, relation: str) -> list[tuple[int, int]]:
+    """``(i, j)``: the sizes of ``r`` (removed) and ``a`` (added) of :func:`local_neighbour_counts` (bounded and
+    symmetric)."""
+    if relation == "symmetric":
+        return [(i, j) for i in range(min(k, int(own.sum()) - 1) + 1) for j in range(max(0, 1 - i), k - i + 1)]
+    return [(j, j) for j in range(k + 1)]
+
+
+def _local_enumeration_pairs(own: np.ndarray, spare: np.ndarray, k: int, relation: str) -> int:
+    """The (release, neighbour) pairs :func:`local_neighbour_counts` lists, counted before it runs."""
+    if relation == "unbounded":
+        return _count(own, k) + _count(spare, k)
+    return sum(_count(own, i) * _count(spare, j) for i, j in _local_families(own, k, relation))
+
+
 def local_neighbour_counts(
     release: np.ndarray, universe: np.ndarray, k: int, relation: str
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -536,16 +592,11 @@ def local_neighbour_counts(
     values, capacity = distinct_counts(universe)
     own = counts_of(release, values)
     spare = capacity - own
+    _check_budget(_local_enumeration_pairs(own, spare, k, relation))
     if relation == "unbounded":
-        _check_budget(_count(own, k) + _count(spare, k))
         return values, own, np.vstack([own - submultisets(own, k), own + submultisets(spare, k)])
-    if relation == "symmetric":
-        sizes = [(i, j) for i in range(min(k, int(own.sum()) - 1) + 1) for j in range(max(0, 1 - i), k - i + 1)]
-    else:
-        sizes = [(j, j) for j in range(k + 1)]
-    _check_budget(sum(_count(own, i) * _count(spare, j) for i, j in sizes))
     blocks = []
-    for i, j in sizes:
+    for i, j in _local_families(own, k, relation):
         removed, added = submultisets(own, i), submultisets(spare, j)
         pick_removed, pick_added = np.meshgrid(np.arange(len(removed)), np.arange(len(added)), indexing="ij")
         r, a = removed[pick_removed.ravel()], added[pick_added.ravel()]
@@ -607,7 +658,7 @@ def _grid_cell(cell: GridCell, data: dict[str, np.ndarray], released: dict[str, 
             return global_sensitivity(data[column], size, query, k=k, relation=relation, method=method)
         return local_sensitivity(released[column], data[column], query, k=k, relation=relation, method=method)
     except ValueError as error:  # say which cell of the grid (which entry of ks, ...) was invalid
-        raise ValueError(f"grid cell (relation={relation!r}, ks entry k={k}, column={column!r}): {error}") from None
+        raise type(error)(f"grid cell (relation={relation!r}, ks entry k={k}, column={column!r}): {error}") from None
 
 
 def _grid_values(cells: list[GridCell], data: dict[str, np.ndarray], released: dict[str, np.ndarray] | None,
@@ -617,14 +668,16 @@ def _grid_values(cells: list[GridCell], data: dict[str, np.ndarray], released: d
     :func:`dpteach.queries.as_dataset`, the relations and queries :func:`sensitivity_grid`'s own checks) and
     contributes its :class:`dpteach.exact.Plan`; the plans of one query are then evaluated together
     (:func:`dpteach.exact.run_plans`: numpy's row functions give each row the same bits in any batch, so every value
-    equals the single call's). Other cells are computed alone.
+    equals the single call's). Other cells are computed alone, after every plan is built (and so counted against
+    the call's work budget).
     """
     answers: dict[int, float] = {}
     pending: dict[Query, tuple[ResolvedQuery, list[tuple[int, Plan]]]] = {}
+    alone = []
     for index, cell in enumerate(cells):
         relation, k, query, column = cell
         if method != "fast" or not has_closed_form(query):
-            answers[index] = _grid_cell(cell, data, released, size, method)
+            alone.append(index)
             continue
         if released is None:
             n, k = _global_checks(data[column], size, k, relation)
@@ -633,12 +686,15 @@ def _grid_values(cells: list[GridCell], data: dict[str, np.ndarray], released: d
             k = _local_checks(released[column], data[column], k, relation)
             plan = local_plan(released[column], data[column], k, relation, query)
         pending.setdefault(query, (resolve_query(query), []))[1].append((index, plan))
+    for index in alone:
+        answers[index] = _grid_cell(cells[index], data, released, size, method)
     for resolved, items in pending.values():
         for (index, _), value in zip(items, run_plans(resolved, [plan for _, plan in items]), strict=True):
             answers[index] = value
     return [answers[index] for index in range(len(cells))]
 
 
+@held
 def sensitivity_grid(
     universe: Universe,
     *,
@@ -659,7 +715,9 @@ def sensitivity_grid(
 
     With ``method="fast"`` the candidate datasets of every closed-form cell (:mod:`dpteach.exact`) are evaluated
     together, one numpy call per query and dataset size (:func:`_grid_values`); each value is the one
-    :func:`global_sensitivity` or :func:`local_sensitivity` returns for that cell.
+    :func:`global_sensitivity` or :func:`local_sensitivity` returns for that cell. The whole grid is one work
+    budget (:func:`dpteach.budget.held`): the cells' counts add up, and the count that would take their total above
+    :data:`dpteach.budget.MAX_WORK` is refused before its cell runs.
     """
     if (size is None) == (release is None):
         raise ValueError("give exactly one of size (global sensitivity) or release (local sensitivity)")
@@ -680,6 +738,8 @@ def sensitivity_grid(
     cells = list(itertools.product(relations, ks, queries, data))
     try:
         values = _grid_values(cells, data, released, size, method)
+    except WorkLimitError:  # the whole grid is one budget: recomputing cell by cell would not fit either
+        raise
     except (TypeError, ValueError):  # batches name no cell: recompute one cell at a time to say which one failed
         values = [_grid_cell(cell, data, released, size, method) for cell in cells]
     scope = "global" if released is None else "local"
@@ -689,6 +749,7 @@ def sensitivity_grid(
     return pd.DataFrame(rows, columns=["relation", "scope", "k", "query", "column", "sensitivity"])
 
 
+@held
 def neighbour_table(
     universe: Data, size: int, query: Query = "median", *, k: int = 1, relation: str = "unbounded"
 ) -> pd.DataFrame:
@@ -706,8 +767,8 @@ def neighbour_table(
     size = check_int("size", size, 1, universe_data.size, high_label=f"|universe| = {universe_data.size}")
     k = _check_distance(k, size, universe_data.size, relation)
     check_exact_sums(universe_data, _largest_dataset(size, k, relation, universe_data.size), "universe")
-    _check_budget(_comb(universe_data.size, size) * _naive_pairs_per_release(size, universe_data.size, k,
-                                                                                  relation))
+    check_work(_comb(universe_data.size, size) * _naive_pairs_per_release(size, universe_data.size, k, relation),
+               "write {} (release, neighbour) pairs into the table", kind="table pair")
     universe_tuple = tuple(universe_data.tolist())
     records = []
     for release in dict.fromkeys(itertools.combinations(universe_tuple, size)):

@@ -14,13 +14,13 @@ import math
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from numbers import Real
 
 import numpy as np
 from numpy.typing import ArrayLike
 from tqdm.auto import tqdm
 
-from dpteach.budget import check_work
+from dpteach import budget
+from dpteach.budget import check_work, held, planned
 from dpteach.exact import has_closed_form, sub_multiset_counts
 from dpteach.mechanisms import (
     _FINITE_RELEASE,
@@ -33,13 +33,22 @@ from dpteach.mechanisms import (
     laplace_mech,
 )
 from dpteach.neighbours import count_submultisets, counts_to_rows, missing_from, submultisets
-from dpteach.queries import Query, ResolvedQuery, as_dataset, check_data, check_exact_sums, check_int, resolve_query
+from dpteach.queries import (
+    Query,
+    ResolvedQuery,
+    as_dataset,
+    check_data,
+    check_exact_sums,
+    check_int,
+    check_real,
+    resolve_query,
+)
 from dpteach.sensitivity import (
     _CHUNK_CELLS,
     PROGRESS_ABOVE,
+    _naive_local,
     _weights,
     global_sensitivity,
-    local_sensitivity,
 )
 
 
@@ -228,11 +237,10 @@ def _check_reach(reach: float, names: str, remedy: str) -> None:
 
 # ------------------------------------------------------------------------------ pure-epsilon noise
 def _check_gamma(gamma: float) -> float:
-    if isinstance(gamma, bool) or not isinstance(gamma, Real):
-        raise TypeError(f"gamma must be a real number > 1, got {type(gamma).__name__}")
-    if not math.isfinite(gamma) or gamma <= 1:
+    number = check_real("gamma", gamma, "a finite number > 1")
+    if not math.isfinite(number) or number <= 1:
         raise ValueError(f"gamma must be a finite number > 1, got {gamma!r}")
-    return float(gamma)
+    return number
 
 
 def heavy_tail_beta(epsilon: float, gamma: float = 4.0) -> float:
@@ -248,11 +256,10 @@ def heavy_tail_scale(smooth_sensitivity: float, epsilon: float, gamma: float = 4
     :math:`h(z) \propto 1/(1 + |z|^\gamma)` (:math:`\alpha = \beta = \varepsilon/(2(\gamma+1))`): release
     :math:`f(x) + (2(\gamma+1) S/\varepsilon)\, Z`. With :math:`\gamma = 4`: :math:`10 S/\varepsilon`. Notebook 05.
     """
-    if isinstance(smooth_sensitivity, bool) or not isinstance(smooth_sensitivity, Real):
-        raise TypeError(f"smooth_sensitivity must be a real number >= 0, got {type(smooth_sensitivity).__name__}")
-    if not math.isfinite(smooth_sensitivity) or smooth_sensitivity < 0:
+    value = check_real("smooth_sensitivity", smooth_sensitivity, "a finite number >= 0")
+    if not math.isfinite(value) or value < 0:
         raise ValueError(f"smooth_sensitivity must be a finite number >= 0, got {smooth_sensitivity!r}")
-    return 2 * (_check_gamma(gamma) + 1) * float(smooth_sensitivity) / check_epsilon(epsilon)
+    return 2 * (_check_gamma(gamma) + 1) * value / check_epsilon(epsilon)
 
 
 def heavy_tail_density(z: ArrayLike, gamma: float = 4.0) -> np.ndarray:
@@ -466,21 +473,39 @@ def _naive_datasets(ball: _Ball) -> list[tuple[float, ...]]:
     """Every distinct dataset the universe can form: of the release's size (bounded) or any non-empty size."""
     universe = tuple(ball.universe.tolist())
     sizes = [ball.release.size] if ball.relation == "bounded" else range(1, len(universe) + 1)
-    moves = len(universe) ** 2 if ball.relation == "bounded" else len(universe)  # neighbours of one dataset, at most
-    _check_work(sum(math.comb(len(universe), s) for s in sizes) * moves)
+    _check_work(_naive_work(ball), "naive pair")
     return list(dict.fromkeys(y for s in sizes for y in itertools.combinations(universe, s)))
 
 
+def _naive_work(ball: _Ball) -> int:
+    """(dataset, neighbour) pairs of one :func:`_naive_at_distance`, at most: every dataset by positions times the
+    neighbours one dataset can have (one replacement: :math:`|U|^2`; one addition or removal: :math:`|U|`), which
+    bounds the pairs :func:`dpteach.sensitivity.local_sensitivity` compares by position."""
+    size = ball.universe.size
+    sizes = [ball.release.size] if ball.relation == "bounded" else range(1, size + 1)
+    moves = size ** 2 if ball.relation == "bounded" else size
+    return sum(math.comb(size, s) for s in sizes) * moves
+
+
 def _naive_at_distance(ball: _Ball, k: int) -> float:
-    r""":math:`A^{(k)}(x) = \max \{LS(y) : d(x, y) \le k\}`, straight from the definition."""
+    r""":math:`A^{(k)}(x) = \max \{LS(y) : d(x, y) \le k\}`, straight from the definition: :math:`LS(y)` as
+    :func:`dpteach.sensitivity.local_sensitivity` with ``method="naive"`` computes it (its pairs are counted by
+    :func:`_naive_datasets`)."""
     x = tuple(ball.release.tolist())
+    universe = tuple(ball.universe.tolist())
     ball_k = [y for y in _naive_datasets(ball) if _distance(x, y, ball.relation) <= k]
-    return max(local_sensitivity(y, ball.universe, ball.query, relation=ball.relation, method="naive") for y in ball_k)
+    return max(_naive_local(y, universe, 1, ball.relation, ball.resolved) for y in ball_k)
+
+
+def _naive_curve(ball: _Ball, distances: range) -> list[float]:
+    """:func:`_naive_at_distance` for every ``k`` of ``distances``, their total work refused up front."""
+    planned(len(distances) * _naive_work(ball), "examine {} (dataset, neighbour) pairs", kind="naive pair")
+    return [_naive_at_distance(ball, k) for k in distances]
 
 
 # --- fast: shells of distinct multisets, every query value evaluated in batches
-def _check_work(pairs: int) -> None:
-    check_work(pairs, "examine {} (dataset, neighbour) pairs")
+def _check_work(pairs: int, kind: str = "unit") -> None:
+    check_work(pairs, "examine {} (dataset, neighbour) pairs", kind=kind)
 
 
 def _moves(ball: _Ball) -> int:
@@ -552,17 +577,27 @@ def _local_sensitivities(ball: _Ball, shell: np.ndarray) -> np.ndarray:
     return np.maximum(0.0, np.maximum(f_y - low, high - f_y))
 
 
+def _plan_shells(ball: _Ball, distances: list[int]) -> int:
+    """Count the work of the shells at ``distances`` (a partial sum once above the budget) and refuse it at once
+    above :data:`dpteach.budget.MAX_WORK`; return it."""
+    total = 0
+    for d in distances:
+        total += _shell_work(ball, d)
+        if total > budget.MAX_WORK:
+            break
+    _check_work(total)
+    return total
+
+
 def _shell_maxima(ball: _Ball, distances: Iterable[int]) -> Iterator[tuple[int, float]]:
-    """:math:`M_d = \\max \\{LS(y) : d(x, y) = d\\}` shell by shell, with the work budget and a progress bar."""
+    """:math:`M_d = \\max \\{LS(y) : d(x, y) = d\\}` shell by shell, with a progress bar. The work of every shell is
+    counted against the work budget (:func:`_plan_shells`) before the first one is built."""
     distances = list(distances)
-    planned = sum(_shell_work(ball, d) for d in distances)
-    spent = 0
-    with tqdm(total=planned, desc=f"smooth ({ball.relation})", unit="pair", unit_scale=True,
-              disable=planned <= PROGRESS_ABOVE) as bar:
+    total = _plan_shells(ball, distances)
+    with tqdm(total=total, desc=f"smooth ({ball.relation})", unit="pair", unit_scale=True,
+              disable=total <= PROGRESS_ABOVE) as bar:
         for d in distances:
             work = _shell_work(ball, d)
-            spent += work
-            _check_work(spent)
             shell = _shell(ball, d)
             rows = max(1, _CHUNK_CELLS // _moves(ball))
             top = 0.0
@@ -586,6 +621,7 @@ def _global_bound(ball: _Ball) -> float | None:
     return max(global_sensitivity(ball.universe, s, ball.resolved.name, relation=ball.relation) for s in sizes)
 
 
+@held
 def local_sensitivity_at_distance(
     release: ArrayLike, universe: ArrayLike, query: Query, k: int, *, relation: str = "bounded",
     method: str = "fast",
@@ -612,10 +648,11 @@ def local_sensitivity_at_distance(
     ball = _ball(release, universe, query, relation)
     k = _check_k(ball, k)
     if method == "naive":
-        return _naive_at_distance(ball, k)
+        return _naive_curve(ball, range(k, k + 1))[0]
     return max(m for _, m in _shell_maxima(ball, range(k + 1)))
 
 
+@held
 def local_sensitivity_by_distance(
     release: ArrayLike, universe: ArrayLike, query: Query, *, relation: str = "bounded", method: str = "fast",
 ) -> np.ndarray:
@@ -624,10 +661,11 @@ def local_sensitivity_by_distance(
     _check_method(method)
     ball = _ball(release, universe, query, relation)
     if method == "naive":
-        return np.array([_naive_at_distance(ball, k) for k in range(ball.largest_distance + 1)])
+        return np.array(_naive_curve(ball, range(ball.largest_distance + 1)))
     return np.maximum.accumulate([m for _, m in _shell_maxima(ball, range(ball.largest_distance + 1))])
 
 
+@held
 def smooth_sensitivity(
     release: ArrayLike, universe: ArrayLike, query: Query, *, beta: float, relation: str = "bounded",
     method: str = "fast",
@@ -659,12 +697,13 @@ def smooth_sensitivity(
     ball = _ball(release, universe, query, relation)
     distances = range(ball.largest_distance + 1)
     if method == "naive":
-        return max(math.exp(-beta * k) * _naive_at_distance(ball, k) for k in distances)
+        return max(math.exp(-beta * k) * a_k for k, a_k in zip(distances, _naive_curve(ball, distances), strict=True))
     bound = _global_bound(ball)
-    shells = _shell_maxima(ball, distances)
-    best = 0.0
-    for d in distances:
-        if bound is not None and d > 0 and math.exp(-beta * d) * bound <= best:
+    best = max(m for _, m in _shell_maxima(ball, [0]))  # LS(x): the loop below stops before e^{-beta d} G <= LS(x)
+    reach = list(itertools.takewhile(lambda d: bound is None or math.exp(-beta * d) * bound > best, distances[1:]))
+    shells = _shell_maxima(ball, reach)  # every shell the loop can reach, counted before the first is built
+    for d in reach:
+        if bound is not None and math.exp(-beta * d) * bound <= best:
             break
         best = max(best, math.exp(-beta * d) * next(shells)[1])
     shells.close()

@@ -33,11 +33,14 @@ from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Seq
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import product
+from numbers import Real
 from pathlib import Path
 from typing import Any, Literal
 
 import numpy as np
 import pandas as pd
+
+from dpteach.queries import check_real
 
 Noise = Literal["laplace", "gaussian"]
 Norm = Literal["l1", "l2"]
@@ -86,6 +89,8 @@ def _check_bound(value: object, name: str) -> int:
 
 
 def _check_positive(value: object, name: str) -> float:
+    if isinstance(value, Real):
+        check_real(name, value, "a finite number > 0")  # a Python number no double holds: ValueError
     if isinstance(value, bool) or not isinstance(value, int | float | np.integer | np.floating):
         raise TypeError(f"{name} must be a number > 0, got {value!r}")
     if not value > 0 or not math.isfinite(value):
@@ -375,6 +380,8 @@ class ClampedSum:
         if not isinstance(self.column, str):
             raise TypeError(f"column must be a column name (str), got {self.column!r}")
         for name, value in (("lower", self.lower), ("upper", self.upper)):
+            if isinstance(value, Real):
+                check_real(name, value, "a finite real number")  # a Python number no double holds: ValueError
             if isinstance(value, bool) or not isinstance(value, int | float | np.integer | np.floating):
                 raise TypeError(f"{name} must be a real number, got {value!r}")
             if not math.isfinite(value):

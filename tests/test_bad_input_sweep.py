@@ -19,6 +19,7 @@ import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from fractions import Fraction
 
 import matplotlib
 
@@ -69,6 +70,10 @@ NOT_A_FRAME = st.sampled_from([None, 1, "table", [[1, 2]], {"a": [1, 2]}, np.zer
 NOT_AN_RNG = st.sampled_from([0, 42, "seed", [1, 2], Opaque(), np.random.SeedSequence(0).entropy])
 DISTANCES_BAD = st.sampled_from([np.arange(-1, 3), np.array([0.5, 1.0]), np.array(["1"]), [True]])
 finite = st.floats(min_value=-1e6, max_value=1e6, allow_nan=False)
+# issue 26 (independent check): Python numbers no double holds, which raised OverflowError or ZeroDivisionError
+HUGE = st.sampled_from([10**400, -10**400, Fraction(10**400, 3), -(2**1024)])
+TINY = st.sampled_from([Fraction(1, 10**400), Fraction(-1, 10**400), Fraction(3, 2**1100)])
+BEYOND_DOUBLES = HUGE | TINY
 
 
 def below(limit: float, *, inclusive: bool = True) -> st.SearchStrategy:
@@ -83,25 +88,25 @@ def above(limit: float) -> st.SearchStrategy:
 
 def positive_bad() -> st.SearchStrategy:
     """Bad values for a finite number > 0 (epsilon, b, a scale, ...)."""
-    return below(0.0) | NON_FINITE | NOT_A_NUMBER
+    return below(0.0) | NON_FINITE | NOT_A_NUMBER | BEYOND_DOUBLES
 
 
 def nonnegative_bad() -> st.SearchStrategy:
-    return below(0.0, inclusive=False) | NON_FINITE | NOT_A_NUMBER
+    return below(0.0, inclusive=False) | NON_FINITE | NOT_A_NUMBER | BEYOND_DOUBLES
 
 
 def real_bad() -> st.SearchStrategy:
-    return NON_FINITE | NOT_A_NUMBER
+    return NON_FINITE | NOT_A_NUMBER | BEYOND_DOUBLES
 
 
 def delta_bad() -> st.SearchStrategy:
     """Bad values for delta in (0, 1)."""
-    return below(0.0) | above(1.0) | st.just(math.nan) | NOT_A_NUMBER
+    return below(0.0) | above(1.0) | st.just(math.nan) | NOT_A_NUMBER | BEYOND_DOUBLES
 
 
 def probability_bad() -> st.SearchStrategy:
     """Bad values for a probability in [0, 1]."""
-    return below(0.0, inclusive=False) | above(1.0) | st.just(math.nan) | NOT_A_NUMBER
+    return below(0.0, inclusive=False) | above(1.0) | st.just(math.nan) | NOT_A_NUMBER | BEYOND_DOUBLES
 
 
 def int_bad(low: int, high: int | None = None) -> st.SearchStrategy:
@@ -139,7 +144,29 @@ def chunk_flag(chunk: np.ndarray) -> bool:
     return bool(chunk.any())
 
 
-NOT_A_STATISTIC = st.sampled_from([chunk_itself, chunk_pair, chunk_flag])
+def returns_text(data: object) -> str:
+    return "3"
+
+
+def returns_flag(data: object) -> bool:
+    return True
+
+
+def returns_numpy_flag(data: object) -> np.bool_:
+    return np.True_
+
+
+def returns_huge(data: object) -> int:
+    return 10**400
+
+
+def returns_none(data: object) -> None:
+    return None
+
+
+# issue 26 (independent check): a callable whose result float() would read ("3", True) or could not (10**400)
+BAD_RETURNS = st.sampled_from([returns_text, returns_flag, returns_numpy_flag, returns_huge, returns_none])
+NOT_A_STATISTIC = st.sampled_from([chunk_itself, chunk_pair, chunk_flag]) | BAD_RETURNS
 # issue 26: percentile levels that float() reads but that are not plain ASCII decimals
 MALFORMED_QUERIES = st.sampled_from(["percentile_1_0", "percentile_\u0661\u0660", "percentile_\uff19\uff10",
                                      "percentile_1e1", "percentile_nan", "percentile_ 5", "percentile_90\n"])
@@ -181,7 +208,7 @@ UNSAFE_UNIVERSE = st.sampled_from([[2**53, 2**53 + 1, 2**53 + 2, 1, 2], [2**52, 
 NEIGHBOUR_TABLE = dpteach.neighbour_table(UNIVERSE, 3, "median")
 CASE = {"case": "flat_map", "params": {"max_rows": 2}}
 QUERY_NAMES = (*dpteach.QUERIES, "percentile_10")
-QUERY_BAD = name_bad(QUERY_NAMES) | MALFORMED_QUERIES
+QUERY_BAD = name_bad(QUERY_NAMES) | MALFORMED_QUERIES | BAD_RETURNS
 # issue 26: gamma in (1, 1.053] is a density but cannot be sampled without overflow
 SAMPLED_GAMMA_BAD = (st.floats(min_value=-1e6, max_value=smooth.SAMPLED_GAMMA_ABOVE, allow_nan=False) | NON_FINITE
                      | NOT_A_NUMBER)
@@ -202,6 +229,11 @@ SPECS: tuple[Spec, ...] = (
           upper=below(0.0) | real_bad()),
     _spec(mechanisms.check_data, {"data": DATA}, data=data_bad()),
     _spec(queries.check_int, {"name": "value", "value": 3, "low": 1, "high": 5}, value=int_bad(1, 5)),
+    _spec(queries.check_real, {"name": "value", "value": 3.0, "valid": "a real number"},
+          value=NOT_A_NUMBER | BEYOND_DOUBLES),
+    _spec(mechanisms.check_finite, {"name": "value", "value": 3.0}, value=real_bad()),
+    _spec(queries.returned_real, {"name": "value", "value": 3.0},
+          value=st.sampled_from(["3", True, np.True_, 10**400, None, [1.0], np.array([1.0, 2.0])])),
     _spec(mechanisms.laplace_mech, {"value": 1.0, "sensitivity": 1.0, "epsilon": 1.0, "rng": RNG},
           value=real_bad(), sensitivity=nonnegative_bad(), epsilon=positive_bad(), rng=NOT_AN_RNG),
     _spec(mechanisms.pct_error, {"true": 2.0, "private": 1.0}, true=st.just(0.0) | real_bad(),
@@ -215,7 +247,8 @@ SPECS: tuple[Spec, ...] = (
           scale_num=int_bad(1), scale_den=int_bad(1), rng=NOT_AN_RNG),
     _spec(mechanisms.geometric_mech, {"value": 3, "sensitivity": 1, "epsilon": 1.0, "rng": RNG},
           value=st.sampled_from([1.5, "2", None, True, math.nan, Opaque()]), sensitivity=int_bad(0),
-          epsilon=positive_bad(), rng=NOT_AN_RNG),
+          # epsilon is taken as an exact fraction: 10**400 and 1/10**400 are valid here (exact sampler)
+          epsilon=below(0.0) | NON_FINITE | NOT_A_NUMBER | st.just(-(10**400)), rng=NOT_AN_RNG),
     _spec(mechanisms.snapping_epsilon, {"noise_epsilon": 1.0, "sensitivity": 1.0, "bound": 10.0},
           noise_epsilon=positive_bad(), sensitivity=positive_bad(), bound=positive_bad() | st.just(0.5)),
     _spec(mechanisms.snapping_mech, {"value": 1.0, "sensitivity": 1.0, "epsilon": 1.0, "bound": 10.0, "rng": RNG},
@@ -233,7 +266,7 @@ SPECS: tuple[Spec, ...] = (
           k=int_bad(0).filter(lambda k: k != [2]) | DISTANCES_BAD, lower=above(100.0) | real_bad(),
           upper=below(0.0) | real_bad()),
     _spec(ptr.distance_to_instability, {"ls_at_distance": lambda k: k, "b": 1.0, "k_max": 5},
-          ls_at_distance=NOT_CALLABLE, b=positive_bad(), k_max=int_bad(0)),
+          ls_at_distance=NOT_CALLABLE | BAD_RETURNS, b=positive_bad(), k_max=int_bad(0)),
     _spec(ptr.book_threshold, {"epsilon": 1.0, "delta": 0.01}, epsilon=positive_bad(), delta=delta_bad()),
     _spec(ptr.ptr_threshold, {"epsilon": 1.0, "delta": 0.01}, epsilon=positive_bad(),
           delta=delta_bad() | st.floats(min_value=0.5, max_value=0.999)),
@@ -268,8 +301,8 @@ SPECS: tuple[Spec, ...] = (
           upper=below(0.0) | real_bad(), epsilon=positive_bad(), rng=NOT_AN_RNG,
           chunking=name_bad(("contiguous", "shuffled")), noise=name_bad(("exact", "textbook"))),
     # queries and neighbours
-    _spec(queries.resolve_query, {"query": "median"},
-          query=QUERY_BAD
+    _spec(queries.resolve_query, {"query": "median"},  # callables are resolved, not called: no BAD_RETURNS here
+          query=name_bad(QUERY_NAMES) | MALFORMED_QUERIES
           | st.sampled_from(["percentile_101", "percentile_-1", "percentile_x"])),
     _spec(queries.as_dataset, {"data": DATA}, data=data_bad() | st.just([1, 2**53 + 1]) | st.just([2**70])),
     _spec(queries.evaluate, {"query": "median", "data": DATA}, query=QUERY_BAD, data=data_bad()),
@@ -489,7 +522,8 @@ EXCUSED: dict[str, str] = {
         "as_tuple", "missing_from", "multiset_difference", "positional_neighbours")},
     "dpteach.sensitivity.local_neighbour_counts": "engine internal, called on checked arrays only",
     **{f"dpteach.budget.{name}": "engine internal: counts work the engine computed" for name in (
-        "amount", "check_work", "spend", "meter", "Meter")},
+        "amount", "check_work", "spend", "meter", "Meter", "planned", "one_budget", "held")},
+    "dpteach.budget.WorkLimitError": "an exception class raised by the engine",
     "dpteach.queries.check_exact_sums": "engine internal, called on arrays as_dataset has already checked",
     "dpteach.plotting.draw_neighbour_table": "draws what style_neighbour_table checks; needs an Axes",
 }
@@ -582,3 +616,59 @@ def test_valid_forms_still_work() -> None:
     assert queries.evaluate("sum", [np.int64(2), 3.5]) == 5.5
     assert saa.sample_and_aggregate(np.arange(20.0), lambda chunk: np.float32(chunk.mean()), 4, 0.0, 20.0, 1.0,
                                     np.random.default_rng(0)).n_chunks == 4
+
+
+# issue 26 (independent check): every real-number parameter and every callable's result, with the values above
+def _holds(strategy: st.SearchStrategy, part: st.SearchStrategy) -> bool:
+    """Whether ``part`` is one of the strategies ``strategy`` was combined from."""
+    if strategy is part:
+        return True
+    subs = [*(getattr(strategy, "original_strategies", None) or ()),
+            *(sub for name in ("filtered_strategy", "wrapped_strategy", "mapped_strategy")
+              if (sub := getattr(strategy, name, None)) is not None)]
+    return any(_holds(sub, part) for sub in subs)
+
+
+BEYOND_DOUBLE_VALUES = [10**400, -10**400, Fraction(10**400, 3), -(2**1024), Fraction(1, 10**400),
+                        Fraction(-1, 10**400), Fraction(3, 2**1100)]
+REAL_PARAMETERS = [(spec, p) for spec in SPECS for p, bad in spec.bad.items() if _holds(bad, HUGE)]
+RETURNING_PARAMETERS = [(spec, p) for spec in SPECS for p, bad in spec.bad.items() if _holds(bad, BAD_RETURNS)]
+
+
+def test_the_exhaustive_sweeps_cover_the_numeric_and_callable_parameters() -> None:
+    assert len(REAL_PARAMETERS) >= 100 and len(RETURNING_PARAMETERS) >= 14
+
+
+@pytest.mark.parametrize(("spec", "parameter"), REAL_PARAMETERS, ids=[f"{s.name}-{p}" for s, p in REAL_PARAMETERS])
+def test_numbers_no_double_holds_are_refused_by_name(spec, parameter) -> None:
+    """Every real-number parameter, with every value of BEYOND_DOUBLE_VALUES (not a sample): a ValueError that
+    names it, never OverflowError or ZeroDivisionError."""
+    for value in BEYOND_DOUBLE_VALUES:
+        with pytest.raises(ValueError, match=re.escape(parameter.rstrip("_"))):
+            spec.function(**{**spec.valid, parameter: value})
+        plt.close("all")
+
+
+@pytest.mark.parametrize(("spec", "parameter"), RETURNING_PARAMETERS,
+                         ids=[f"{s.name}-{p}" for s, p in RETURNING_PARAMETERS])
+def test_callables_returning_no_number_are_refused_by_name(spec, parameter) -> None:
+    """Every callable parameter whose result the package reads, with every bad result: "3" and True are no longer
+    read as 3.0 and 1.0."""
+    for function in (returns_text, returns_flag, returns_numpy_flag, returns_huge, returns_none):
+        value = [function] if parameter == "queries" else function
+        with pytest.raises((TypeError, ValueError), match=re.escape(parameter.rstrip("s"))):
+            spec.function(**{**spec.valid, parameter: value})
+
+
+def test_replicate_refuses_a_huge_size_before_allocating() -> None:
+    with pytest.raises(ValueError, match="records of a replicated universe"):
+        sensitivity.replicate([1, 2], 10**12)
+
+
+def test_release_callables_of_the_audit_are_checked() -> None:
+    """audit.repeat and audit.laplace_batch call their callables only when sampling: the samplers refuse there."""
+    for sampler, name in ((audit.repeat(lambda data, rng: "3"), "release"),
+                          (audit.laplace_batch(returns_flag, np.size), "center"),
+                          (audit.laplace_batch(np.sum, returns_huge), "scale")):
+        with pytest.raises((TypeError, ValueError), match=name):
+            sampler(np.array([1.0]), 2, np.random.default_rng(0))

@@ -63,9 +63,10 @@ def test_laplace_mech_rejects_bad_sensitivity(sensitivity):
         laplace_mech(1.0, sensitivity, 1.0, np.random.default_rng(0))
 
 
-@pytest.mark.parametrize("value", [math.nan, math.inf, "3"])
-def test_laplace_mech_rejects_bad_value(value):
-    with pytest.raises(ValueError, match="value must be a finite real number"):
+@pytest.mark.parametrize(("value", "error"), [(math.nan, ValueError), (math.inf, ValueError), ("3", TypeError),
+                                             (10**400, ValueError)])
+def test_laplace_mech_rejects_bad_value(value, error):
+    with pytest.raises(error, match="value must be a finite real number"):
         laplace_mech(value, 1.0, 1.0, np.random.default_rng(0))
 
 

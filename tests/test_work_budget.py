@@ -8,11 +8,13 @@ either answers, having counted no step above ``MAX_WORK`` and spent no more than
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 
 import dpteach
-from dpteach import budget, sensitivity
+from dpteach import budget, sensitivity, smooth
 
 QUERIES = [*dpteach.QUERIES, "percentile_0.0001", "percentile_99.9"]
 RELATIONS = ["unbounded", "bounded", "symmetric"]
@@ -33,13 +35,13 @@ def _metered(call) -> tuple[float | None, budget.Meter]:
         try:
             return call(), meter
         except ValueError as error:
-            assert "above the limit of" in str(error), f"a ValueError that is not the budget's: {error}"
-            assert meter.spent == 0 and max(meter.charged) > budget.MAX_WORK  # refused at once, for its count
+            assert isinstance(error, budget.WorkLimitError), f"a ValueError that is not the budget's: {error}"
+            assert meter.spent == 0 and sum(meter.charged) > budget.MAX_WORK  # refused at once, for its count
             return None, meter
 
 
 def _within_budget(meter: budget.Meter) -> None:
-    assert all(units <= budget.MAX_WORK for units in meter.charged)
+    assert sum(meter.charged) <= budget.MAX_WORK  # one budget for the whole call
     assert meter.spent <= sum(meter.charged), "work was spent that no count announced"
 
 
@@ -104,3 +106,101 @@ def test_listing_every_release_is_counted_first() -> None:
     """local_sensitivities lists every distinct release (C(60, 30) = 1.2e17 of them here): refused at once."""
     value, meter = _metered(lambda: sensitivity.local_sensitivities(list(range(60)), 30, "mean"))
     assert value is None and meter.spent == 0
+
+
+# ---------------------------------------------------------------------------------------- one budget per call
+def test_smooth_sensitivity_counts_every_shell_before_building_one(monkeypatch) -> None:
+    """The independent check's reproducer: refused only after about 60 s of shells, as the budget was checked shell
+    by shell. The total is counted first now, so no shell is built."""
+    built = []
+    shell = smooth._shell
+    monkeypatch.setattr(smooth, "_shell", lambda ball, d: built.append(d) or shell(ball, d))
+    with budget.meter() as meter, pytest.raises(budget.WorkLimitError, match="dataset, neighbour"):
+        smooth.smooth_sensitivity(range(11), range(23), "var", beta=0.1, relation="symmetric")
+    assert built == [0] and sum(meter.charged) > budget.MAX_WORK  # only LS(x), the single dataset at distance 0
+
+
+def test_smooth_sensitivity_early_stop_still_answers() -> None:
+    """With a closed-form bound the loop stops early; only the shells it can reach are counted, so a median on a
+    universe whose every shell together is above the budget still answers, as enumeration of its reach says."""
+    release, universe = range(0, 40, 4), range(40)
+    with budget.meter() as meter:
+        value = smooth.smooth_sensitivity(release, universe, "median", beta=2.0, relation="symmetric")
+    assert sum(meter.charged) <= budget.MAX_WORK
+    assert value == max(smooth.local_sensitivity_at_distance(release, universe, "median", 0, relation="symmetric"),
+                        math.exp(-2.0) * smooth.local_sensitivity_at_distance(release, universe, "median", 1,
+                                                                                relation="symmetric"))
+
+
+def _charged(call) -> list[int]:
+    with budget.meter() as meter:
+        call()
+    return meter.charged
+
+
+def test_a_grid_is_one_budget(monkeypatch) -> None:
+    """Each cell of this grid fits the budget; together they do not (the check found a grid charged 2.5x the
+    limit). The grid is refused at the count that passes the limit, before that cell runs."""
+    universe = {"a": list(range(14)), "b": list(range(20, 34))}
+    call = lambda: sensitivity.sensitivity_grid(universe, size=7, queries=["var", "std"],  # noqa: E731
+                                                relations=["bounded", "unbounded"])
+    counts = _charged(call)
+    monkeypatch.setattr(budget, "MAX_WORK", sum(counts) // 2)
+    assert max(counts) <= budget.MAX_WORK
+    with budget.meter() as meter, pytest.raises(budget.WorkLimitError, match="on top of the"):
+        call()
+    assert sum(meter.charged[:-1]) <= budget.MAX_WORK < sum(meter.charged)
+
+
+def test_local_sensitivities_are_one_budget_counted_first(monkeypatch) -> None:
+    """The listing and every local sensitivity together, counted before any release is listed."""
+    for query in ("median", "var"):
+        counts = _charged(lambda q=query: sensitivity.local_sensitivities(range(12), 6, q))
+        monkeypatch.setattr(budget, "MAX_WORK", sum(counts) - 1)
+        assert max(counts) <= budget.MAX_WORK
+        ran: list[tuple] = []
+        monkeypatch.setattr(sensitivity, "local_sensitivity", lambda *a, ran=ran, **kw: ran.append(a))
+        with budget.meter() as meter, pytest.raises(budget.WorkLimitError, match="every distinct release"):
+            sensitivity.local_sensitivities(range(12), 6, query)
+        assert ran == [] and meter.spent == 0
+        monkeypatch.undo()
+
+
+# ---------------------------------------------------------------------------------------- weights
+WEIGHTED_CALLS = {
+    "naive global": ("naive pair", lambda: dpteach.global_sensitivity(range(9), 4, "median", method="naive")),
+    "naive local": ("naive pair", lambda: dpteach.local_sensitivity(range(4), range(9), "median", k=2,
+                                                                     relation="symmetric", method="naive")),
+    "neighbour table": ("table pair", lambda: dpteach.neighbour_table(range(7), 3, "median", relation="bounded")),
+    "neighbours_of": ("listed neighbour", lambda: sensitivity.neighbours_of(range(4), range(9), "median", k=2,
+                                                                            relation="symmetric")),
+    "smooth naive": ("naive pair", lambda: smooth.smooth_sensitivity(range(3), range(6), "var", beta=0.5,
+                                                                     relation="symmetric", method="naive")),
+}
+
+
+@pytest.mark.parametrize("case", WEIGHTED_CALLS)
+def test_slow_paths_are_charged_by_their_weight(case, monkeypatch) -> None:
+    """A pair compared by position costs tens of times a pair enumerated in numpy (benchmarks/unit_costs.py), so
+    it is charged that many units: a budget that holds the raw count refuses the weighted one."""
+    kind, call = WEIGHTED_CALLS[case]
+    monkeypatch.setitem(budget.WEIGHTS, kind, 1)
+    raw = sum(_charged(call))
+    monkeypatch.undo()
+    weighted = sum(_charged(call))
+    assert budget.WEIGHTS[kind] > 1 and raw < weighted <= raw * budget.WEIGHTS[kind]
+    monkeypatch.setattr(budget, "MAX_WORK", raw)
+    with pytest.raises(budget.WorkLimitError, match=f"at {budget.WEIGHTS[kind]} units each"):
+        call()
+
+
+def test_weights_are_stated_in_the_docstring() -> None:
+    for kind, weight in budget.WEIGHTS.items():
+        assert f"``{kind}``: weight {weight}." in budget.__doc__
+
+
+def test_replicate_is_refused_before_allocating() -> None:
+    """``replicate([1, 2], 10**12)`` raised MemoryError: 2e12 records are counted and refused first."""
+    with budget.meter() as meter, pytest.raises(budget.WorkLimitError, match="records of a replicated universe"):
+        sensitivity.replicate([1, 2], 10**12)
+    assert meter.charged == [2 * 10**12]
