@@ -47,10 +47,11 @@ def row_local(relation: str) -> float:
 # --- Exercise 2: a group of two, where the blog's exactly-k value falls short ---------------------------------------
 
 GROUP_RELEASE, GROUP_QUERY, GROUP_K = (1, 2, 3), "var", 2
+GROUP_UNIVERSE = (0, *TABLE_UNIVERSE)  # with a 0, two replacements (bounded, k = 2) go beyond the group's value
 
 
 def group_local(relation: str, k: int = GROUP_K) -> float:
-    return local_sensitivity(GROUP_RELEASE, TABLE_UNIVERSE, GROUP_QUERY, k=k, relation=relation)
+    return local_sensitivity(GROUP_RELEASE, GROUP_UNIVERSE, GROUP_QUERY, k=k, relation=relation)
 
 
 def largest_neighbour_value() -> float:
@@ -66,7 +67,7 @@ SMALL_CASES: tuple[tuple[str, tuple[float, ...], tuple[float, ...], int], ...] =
     ("sum", (5, 3, 0, 0), (3, 3, 0, 0, 5), 1),    # duplicates: a refill may use a value the core already holds
     ("sum", (3, 5, 7), (0, 3, 5, 7, 10), 2),      # the largest k: one record replaced beats two
     ("median", (1, 3, 10), TABLE_UNIVERSE, 1),   # the table row where the blog's function says 8
-    ("mean", (2, 2, 7), (2, 2, 2, 7, 7), 2),      # duplicates at both extremes
+    ("mean", (2, 2, 7), (0, 2, 2, 2, 7, 7), 2),   # duplicates; `set(U) - set(kept)` loses the second 7
 )
 YEARS_QUERIES = ("mean", "median", "sum", "var", "percentile_90")
 
@@ -102,6 +103,11 @@ def _refilled(x: tuple, k: int, refills: Callable[[tuple], list]) -> list[tuple]
 def mistake_not_in_kept(f: Query, x: tuple, universe: Sequence[float], k: int) -> float:
     """Refills only with values the core does not hold at all (`v not in kept`), not with what U still holds."""
     return _largest_move(f, x, _refilled(x, k, lambda kept: [v for v in universe if v not in kept]))
+
+
+def mistake_set_difference(f: Query, x: tuple, universe: Sequence[float], k: int) -> float:
+    """Refills from ``set(universe) - set(kept)``: values the core holds are lost, and so are repeated values."""
+    return _largest_move(f, x, _refilled(x, k, lambda kept: sorted(set(universe) - set(kept))))
 
 
 def mistake_refill_from_u_minus_x(f: Query, x: tuple, universe: Sequence[float], k: int) -> float:
@@ -147,16 +153,20 @@ def blog_overstates(release: object, language: Language) -> str | None:
 
 # --- Exercise 5: the noise scale of a bounded mean -------------------------------------------------------------------
 
-SCALE_RELEASE = slice(2, 8)  # the third to the eighth student
+SCALE_RELEASE = slice(1, 7)  # the second to the seventh student: no 1 and no 20
 SCALE_EPSILON = 0.5
 
 
 def mean_sensitivity(kind: str) -> float:
-    """The bounded local (of the release) or global sensitivity of the mean of absence days."""
+    """The bounded local (of the release) or global sensitivity of the mean of absence days, or the unbounded
+    global one over datasets of the release's size (the slip of forgetting ``relation="bounded"``)."""
     days = absence_days()
+    size = len(days[SCALE_RELEASE])
     if kind == "local":
         return local_sensitivity(days[SCALE_RELEASE], days, "mean", relation="bounded")
-    return global_sensitivity(days, len(days[SCALE_RELEASE]), "mean", relation="bounded")
+    if kind == "unbounded":
+        return global_sensitivity(days, size, "mean", relation="unbounded")
+    return global_sensitivity(days, size, "mean", relation="bounded")
 
 
 # --- Exercise 6: the privacy loss of noise scaled to local sensitivity ------------------------------------------------
@@ -199,7 +209,10 @@ register(
                  "one record and add another, or change only one"),
          Mistake(group_local("symmetric", k=1), "that protects one person; the group has two"),
          Mistake(largest_neighbour_value(),
-                 "that is the variance of a neighbour; the local sensitivity is how far it moves from x's")),
+                 "that is the variance of a neighbour; the local sensitivity is how far it moves from x's"),
+         Mistake(group_local("bounded"),
+                 "that is the bounded local sensitivity at distance 2: two replacements are four changes under "
+                 "add/remove, more than a group of two makes")),
     ),
     Exercise(
         "03.3", "bounded_local from scratch",
@@ -207,6 +220,10 @@ register(
         (Mistake(mistake_not_in_kept,
                  "a refill may use any value the universe still holds beyond the records kept, even one the core "
                  "already holds (a multiset difference U − kept, not `v not in kept`)"),
+         Mistake(mistake_set_difference,
+                 "`set(universe) - set(kept)` drops the values the core holds and every repeat: a refill may use "
+                 "any value the universe still holds beyond the records kept, counted with multiplicity "
+                 "(Counter(universe) - Counter(kept))"),
          Mistake(mistake_refill_from_u_minus_x,
                  "refill each core from U − kept, not from U − x: a removed record may come back, so neighbours "
                  "with fewer than k changes are formed too"),
@@ -227,6 +244,8 @@ register(
         (Number(lambda: mean_sensitivity("global") / SCALE_EPSILON),),
         (Mistake(mean_sensitivity("local") / SCALE_EPSILON,
                  "that is the local sensitivity over ε: the noise scale itself would depend on the data"),
+         Mistake(mean_sensitivity("unbounded") / SCALE_EPSILON,
+                 "that is the unbounded global sensitivity over ε: the release is bounded (relation=\"bounded\")"),
          Mistake(mean_sensitivity("global"), "that is the sensitivity; the Laplace scale divides it by ε"),
          Mistake(mean_sensitivity("local"),
                  "that is the local sensitivity, and not divided by ε"),
