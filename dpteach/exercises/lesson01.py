@@ -42,6 +42,9 @@ register(
                               "makes a neighbour"),
          Mistake((2, 6, "c"), "you counted the additions only: removing one of x's records also makes a neighbour"),
          Mistake((5, 2, "c"), "count datasets, not values: each of x's records can be replaced by 10 or by 11"),
+         Mistake((5, 3 * (len(UNIVERSE) - 1), "c"),
+                 "each record is one person, present at most once: a replacement brings in a record the universe "
+                 "holds beyond x, as an addition does, so {2, 2, 3} is not a dataset here"),
          Mistake((5, 6, "a"), "one record more is not enough: compare the records themselves, which ones left x "
                               "and which came in?")),
     ),
@@ -85,8 +88,8 @@ register(
         "01.5", "a family of three",
         (Number(lambda: group_epsilon(FAMILY_EPSILON, FAMILY)), Number(lambda: FAMILY * SUM_DELTA)),
         (Mistake((2 * group_epsilon(FAMILY_EPSILON, FAMILY), FAMILY * SUM_DELTA),
-                 "that counts the symmetric difference, two records per replacement: under replace-one DP the "
-                 "steps are replacements"),
+                 "that counts each replacement as two steps, a removal and an addition: ε was stated under "
+                 "replace-one, where a replacement is one step"),
          Mistake((FAMILY_EPSILON, FAMILY * SUM_DELTA),
                  "the noise was set for one record; three records can move the output three times as far"),
          Mistake((group_epsilon(FAMILY_EPSILON, FAMILY), SUM_DELTA),
