@@ -67,7 +67,7 @@ def tall_deck(browser: Any, lab: Any) -> Iterator[tuple[Any, Path]]:
     outside = _loopback_only(context, lab)
     page = context.new_page()
     page.set_default_timeout(TIMEOUT)
-    page.goto(lab.notebook_url(notebook.relative_to(ROOT).as_posix()), wait_until="domcontentloaded")
+    page.goto(lab.notebook_url(notebook.relative_to(ROOT).as_posix()) + "&reset", wait_until="domcontentloaded")
     page.wait_for_selector(".jp-NotebookPanel .jp-Notebook .jp-Cell")
     _wait_idle(page)
     page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
@@ -186,7 +186,7 @@ def test_no_news_prompt_over_the_deck(browser: Any, lab: Any, screenshots: Path)
     try:
         page = context.new_page()
         page.set_default_timeout(TIMEOUT)
-        page.goto(lab.notebook_url(notebook.relative_to(ROOT).as_posix()), wait_until="domcontentloaded")
+        page.goto(lab.notebook_url(notebook.relative_to(ROOT).as_posix()) + "&reset", wait_until="domcontentloaded")
         page.wait_for_selector(".jp-NotebookPanel .jp-Notebook .jp-Cell")
         page.wait_for_timeout(5000)  # JupyterLab asks a few seconds after start
         page.screenshot(path=str(screenshots / "lab_no_news_prompt.png"))
