@@ -66,11 +66,12 @@ grade: $(STAMP)
 
 # As root (Docker, Codespaces) JupyterLab refuses to start without --allow-root. JupyterLab runs with the
 # course's own config folder: scripts/lab_setup.py writes there the Chinese web font (custom.css), the type sizes
-# and clicker keys of presentation mode, and resets presentation mode so JupyterLab never starts in it.
+# and clicker keys of presentation mode, and resets presentation mode so JupyterLab never starts in it; no news
+# prompt; and (in LAB_CONFIG/data, on JUPYTER_PATH) a small extension that opens every slide at its top.
 LAB_CONFIG := _build/jupyter
 lab: $(STAMP)
 	$(BIN)/python scripts/lab_setup.py $(LAB_CONFIG)
-	JUPYTER_CONFIG_DIR=$(CURDIR)/$(LAB_CONFIG) $(BIN)/jupyter lab notebooks --LabApp.custom_css=True \
+	JUPYTER_CONFIG_DIR=$(CURDIR)/$(LAB_CONFIG) JUPYTER_PATH=$(CURDIR)/$(LAB_CONFIG)/data $(BIN)/jupyter lab notebooks --LabApp.custom_css=True \
 	  $$(test "$$(id -u)" = 0 && echo --allow-root)
 
 # Every performance comparison in one process (about 12 minutes, mostly the naive baseline):

@@ -7,7 +7,6 @@ Screenshots go to _build/screenshots/ for a person to look at.
 
 from __future__ import annotations
 
-import json
 import os
 import secrets
 import shutil
@@ -153,15 +152,12 @@ def lab(browser: object) -> Iterator[Lab]:
             "JUPYTER_RUNTIME_DIR": str(home / "runtime"),
             "JUPYTERLAB_SETTINGS_DIR": str(home / "settings"),
             "JUPYTERLAB_WORKSPACES_DIR": str(home / "workspaces"),
+            "JUPYTER_PATH": str(home / "data"),  # where lab_setup installs the course's presentation extension
             "MPLBACKEND": "module://matplotlib_inline.backend_inline",
         }
-        # No "get Jupyter news?" prompt and no update check: the machine may have no network, and a toast
-        # would cover the screenshots.
-        settings = home / "settings" / "@jupyterlab" / "apputils-extension"
-        settings.mkdir(parents=True)
-        (settings / "notification.jupyterlab-settings").write_text(
-            json.dumps({"fetchNews": "false", "checkForUpdates": False}))
-        # What `make lab` installs: the Chinese web font in custom.css and RISE's classroom defaults.
+        # What `make lab` installs: the Chinese web font in custom.css, the presentation mode's classroom defaults,
+        # its extension (every slide opens at its top) and no "get Jupyter news?" prompt, which would cover the
+        # deck's controls (a test checks that it does not show).
         sys.path.insert(0, str(ROOT / "scripts"))
         try:
             import lab_setup
@@ -172,7 +168,7 @@ def lab(browser: object) -> Iterator[Lab]:
         procs: list[subprocess.Popen[bytes]] = []
 
         def start() -> None:
-            lab_setup.install(home / "config", home / "settings")
+            lab_setup.install(home / "config", home / "settings", home / "data")
             with log.open("ab") as out:
                 procs.append(subprocess.Popen(
                     [str(jupyter), "lab", "--no-browser", "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={port}",

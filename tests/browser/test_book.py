@@ -353,3 +353,94 @@ def test_landing_page_screenshot(browser: Any, site: Path, screenshots: Path) ->
         assert visit.errors == [] and visit.outside == []
     finally:
         visit.close()
+
+
+PHONE = {"width": 390, "height": 844}  # a phone held upright
+# What runs off a phone's screen: the page's own width, and every laid-out element of the article whose right edge
+# passes the screen's without a box of its own that scrolls sideways (a figure's) or clips it.
+OFF_PAGE_JS = """() => {
+    const vw = document.documentElement.clientWidth;
+    const off = [];
+    for (const el of document.querySelectorAll('.bd-article *')) {
+        const box = el.getBoundingClientRect();
+        if (box.width === 0 || box.right <= vw + 0.5 || !el.checkVisibility()) continue;
+        let held = false;
+        for (let a = el.parentElement; a && !held; a = a.parentElement) {
+            held = getComputedStyle(a).overflowX !== 'visible' && a.getBoundingClientRect().right <= vw + 0.5;
+        }
+        if (!held) off.push(`${el.tagName.toLowerCase()}.${el.className.toString().slice(0, 40)}`
+                            + ` to ${Math.round(box.right)} px`);
+    }
+    const controls = [...document.querySelectorAll('.cell_output .jupyter-widgets :is(select, input, button,'
+        + ' .widget-slider, .widget-readout, .widget-label)')]
+        .filter(e => e.checkVisibility()).map(e => e.getBoundingClientRect())
+        .filter(b => b.width > 0 && (b.left < -0.5 || b.right > vw + 0.5))
+        .map(b => [Math.round(b.left), Math.round(b.right)]);
+    const figures = [...document.querySelectorAll('.cell_output img')].map(i => {
+        const box = i.getBoundingClientRect(), frame = i.parentElement.getBoundingClientRect();
+        return {src: i.getAttribute('src').split('/').pop(), scale: box.width / i.naturalWidth, natural: i.naturalWidth,
+                frame: [Math.round(frame.left), Math.round(frame.right)],
+                scrolls: getComputedStyle(i.parentElement).overflowX === 'auto'};
+    });
+    return {width: document.documentElement.scrollWidth, vw, off: off.slice(0, 8), controls, figures};
+}"""
+
+
+def test_phone_pages_fit_figures_readable_no_console_warnings(browser: Any, site: Path, screenshots: Path) -> None:
+    """At 390x844 every page is as wide as the screen: long names wrap, widgets fit, and each figure is drawn at
+    >= 60% of its size (readable labels) in a box of its own that scrolls sideways, inside the screen. No page
+    logs a console warning or error (the widget renderer logged six "strict mode" warnings a page)."""
+    warnings: dict[str, list[str]] = {}
+    figures = 0
+    for path in _pages(site):
+        visit = Visit(browser, viewport=PHONE)
+        visit.page.on("console", lambda m, v=visit: v.errors.append(f"{m.type}: {m.text}")
+                      if m.type == "warning" else None)
+        try:
+            page = visit.open(path.as_uri())
+            page.evaluate(IMAGES_JS)
+            if page.locator("script[type='application/vnd.jupyter.widget-view+json']").count():
+                page.locator(".jupyter-widgets .widget-slider").first.wait_for(state="visible")
+            page.wait_for_timeout(300)  # the widget renderer's last layout
+            fit = page.evaluate(OFF_PAGE_JS)
+            name = path.relative_to(site).as_posix()
+            if path.stem.startswith("07"):
+                page.screenshot(path=str(screenshots / "book_07_390x844.png"))
+            assert fit["width"] <= fit["vw"], f"{name}: the page is {fit['width']} px wide on a {fit['vw']} px screen"
+            assert fit["off"] == [], f"{name}: runs off the screen: {fit['off']}"
+            assert fit["controls"] == [], f"{name}: widget controls cut off at (left, right): {fit['controls']}"
+            for figure in fit["figures"]:
+                figures += 1
+                assert figure["scale"] >= min(0.6, fit["vw"] / figure["natural"]) - 0.005, f"{name}: {figure}"
+                assert figure["frame"][0] >= 0 and figure["frame"][1] <= fit["vw"], f"{name}: {figure}"
+                if figure["scale"] * figure["natural"] > fit["vw"]:
+                    assert figure["scrolls"], f"{name}: a figure wider than the screen in no scrolling box: {figure}"
+            if visit.errors:
+                warnings[name] = visit.errors
+        finally:
+            visit.close()
+    assert figures > 20, f"only {figures} figures measured"
+    assert warnings == {}, f"console warnings or errors: {warnings}"
+
+
+def test_search_excerpts_are_plain_text(browser: Any, server: str, screenshots: Path) -> None:
+    """Each search result's excerpt (cut by Sphinx from the page's HTML over HTTP) shows no raw TeX and none of
+    the theme's buttons ("Settings Light Dark")."""
+    visit = Visit(browser, allowed=(*LOCAL_SCHEMES, server))
+    try:
+        page = visit.open(f"{server}search.html?q=sensitivity")
+        page.wait_for_function("() => document.querySelector('#search-results p.search-summary')"
+                               " && !/Searching/.test(document.querySelector('#search-results h2')?.innerText || '')")
+        page.wait_for_function("() => { const li = document.querySelectorAll('#search-results ul.search li');"
+                               " return li.length && [...li].every(l => l.querySelector('p.context')); }")
+        excerpts = page.evaluate("() => [...document.querySelectorAll('#search-results p.context')]"
+                                 ".map(p => p.innerText)")
+        page.screenshot(path=str(screenshots / "book_search_excerpts.png"))
+        assert len(excerpts) >= 5, excerpts
+        tex = [e[:120] for e in excerpts if re.search(r"\\[A-Za-z()\[\]]|\$", e)]
+        theme = [e[:120] for e in excerpts if re.search(r"Settings|Light\s+Dark|Color mode", e)]
+        assert tex == [], f"raw TeX in excerpts: {tex}"
+        assert theme == [], f"the theme's text in excerpts: {theme}"
+        assert visit.errors == [], visit.errors
+    finally:
+        visit.close()
