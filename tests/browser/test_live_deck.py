@@ -16,6 +16,8 @@ from typing import Any
 import pytest
 from test_jupyterlab import PRESENTING, RUN_ALL_TIMEOUT, STEP, TIMEOUT, _loopback_only, _wait_idle
 
+from dpteach.course import course_notebooks
+
 ROOT = Path(__file__).resolve().parents[2]
 SCREENS = ({"width": 1280, "height": 720}, {"width": 1920, "height": 1080})
 SCROLLER = ".jp-Deck .jp-Notebook .jp-WindowedPanel-outer"
@@ -31,7 +33,7 @@ def _code_index(cells: list[dict], needle: str) -> int:
 
 def _tall_notebook() -> Path:
     """The lesson with the median neighbour table and the explorer (found by its code, not by its file name)."""
-    for notebook in sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb")):
+    for notebook in course_notebooks(ROOT / "notebooks"):
         sources = ["".join(c["source"]) for c in _cells(notebook) if c["cell_type"] == "code"]
         if any("draw_neighbour_table" in s for s in sources) and any("sensitivity_explorer(" in s for s in sources):
             return notebook
