@@ -74,16 +74,18 @@ def laplace_beta(epsilon: float, delta: float) -> float:
     The derivation. Between neighbours the noise *slides* by at most :math:`\alpha` of its units, which costs
     Laplace at most :math:`\alpha = \varepsilon/2` with no :math:`\delta`, and *dilates* by :math:`e^{\lambda}`,
     :math:`|\lambda| \le \beta`. The dilation's privacy loss at :math:`z` is :math:`\lambda - |z|(1 -
-    e^{-\lambda})`: at most :math:`\beta` when the noise narrows, at most :math:`-\beta + |z|(e^{\beta} - 1)` when
-    it widens, which stays within :math:`\varepsilon/2` for :math:`|z| \le t = (\varepsilon/2 + \beta)/(e^\beta
-    - 1)`; beyond :math:`t` lies probability :math:`e^{-t}`, which must be at most :math:`\delta/2`. So the proof
-    needs :math:`\beta \le \varepsilon/2` and :math:`\ln(2/\delta)(e^{\beta} - 1) \le \varepsilon/2 + \beta`.
-    This :math:`\beta` meets the second to first order (:math:`e^\beta - 1 \approx \beta`), and exactly for
-    :math:`\varepsilon \le 2.5` at every :math:`\delta \le 2/e` (up to about 3.7 at :math:`\delta = 10^{-3}`);
-    beyond, the proof stops. Parameters outside the proof raise ``ValueError``, though outside is not always a
-    failure: at :math:`\varepsilon = 10`, :math:`\delta = 10^{-6}` the worst neighbouring pair of noise
-    distributions differs by about :math:`3.3 \cdot 10^{-7} < \delta`, while at :math:`\varepsilon = 20` it
-    differs by about :math:`5.2 \cdot 10^{-6} > \delta`: the guarantee fails.
+    e^{-\lambda})` (with :math:`e^{\lambda} = S(x')/S(x)`): at most :math:`\beta` when the neighbour :math:`x'`'s
+    noise is wider (:math:`\lambda = \beta`), at most :math:`-\beta + |z|(e^{\beta} - 1)` when :math:`x'`'s noise is
+    narrower (:math:`\lambda = -\beta`), which stays within :math:`\varepsilon/2` for
+    :math:`|z| \le t = (\varepsilon/2 + \beta)/(e^\beta - 1)`; beyond :math:`t` lies probability
+    :math:`e^{-t}`, which must be at most :math:`\delta/2`. So the proof needs :math:`\beta \le \varepsilon/2` and
+    :math:`\ln(2/\delta)(e^{\beta} - 1) \le \varepsilon/2 + \beta`. This :math:`\beta` meets the second
+    condition to first order (:math:`e^\beta - 1 \approx \beta`), and exactly for :math:`\varepsilon \le 2.5`
+    at every :math:`\delta \le 2/e` (up to about 3.7 at :math:`\delta = 10^{-3}`); beyond, the proof stops.
+    Parameters outside the proof raise ``ValueError``, though outside is not always a failure: at
+    :math:`\varepsilon = 10`, :math:`\delta = 10^{-6}` the worst neighbouring pair of noise distributions differs
+    by about :math:`3.3 \cdot 10^{-7} < \delta`, while at :math:`\varepsilon = 20` it differs by about
+    :math:`5.2 \cdot 10^{-6} > \delta`: the guarantee fails.
     """
     epsilon, delta = check_epsilon(epsilon), check_delta(delta)
     log_term = math.log(2 / delta)

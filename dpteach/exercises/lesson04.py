@@ -219,7 +219,10 @@ register(
          Mistake(2 * pure_s_star() / PURE_EPSILON,
                  "that is Laplace's scale 2S*/ε; the heavy-tailed Z is multiplied by 2(γ + 1)S*/ε"),
          Mistake(smooth.heavy_tail_scale(curve(X)[0], PURE_EPSILON),
-                 "that scales LS(x), not S*(x): the noise of notebook 03's leak")),
+                 "that scales LS(x), not S*(x): the noise of notebook 03's leak"),
+         Mistake(8 * pure_s_star() / PURE_EPSILON,
+                 "valid, but not NRS's constants: that multiplier takes α = ε/8 (still within ε/2 for the slide); "
+                 "the question fixes α = β = ε/10")),
     ),
     Exercise(
         "04.4", "smooth sensitivity from scratch under add/remove",
