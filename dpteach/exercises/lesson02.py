@@ -115,6 +115,13 @@ def family_sensitivity(relation: str, k: int = FAMILY_SIZE) -> float:
     return global_sensitivity(absence_days(), DATASET_SIZE, "var", k=k, relation=relation)
 
 
+def family_sensitivity_every_size(k: int = FAMILY_SIZE) -> float:
+    """The group sensitivity of the variance at distance k, largest over every dataset size 1..|U|: what a
+    secret size needs, where the exercise asks for the blog's fixed size of six."""
+    days = absence_days()
+    return max(global_sensitivity(days, size, "var", k=k, relation="symmetric") for size in range(1, days.size + 1))
+
+
 register(
     Exercise(
         "02.1", "the Laplace scale of a sum",
@@ -154,7 +161,9 @@ register(
     ),
     Exercise(
         "02.5", "the noise for a family of four",
-        (Number(lambda: family_sensitivity("symmetric") / FAMILY_EPSILON),),
+        # one decimal: a scale is a sensitivity over ε = 0.5, so a sensitivity rounded to two decimals (58.33,
+        # or 4 × 39.81) moves it by up to 0.01 × 2 × 4, and the student's rounded work must still be recognised
+        (Number(lambda: family_sensitivity("symmetric") / FAMILY_EPSILON, decimals=1),),
         (Mistake(family_sensitivity("unbounded") / FAMILY_EPSILON,
                  "that uses the blog's exactly-k value: a family of four can also remove some records and add "
                  "others, so use the group distance (relation=\"symmetric\")"),
@@ -164,6 +173,9 @@ register(
                  "that is 4 × the one-student sensitivity of datasets of six, over ε: a family's changes pass "
                  "through smaller datasets, so this is not the sensitivity at group distance 4 (here it is merely "
                  "larger)"),
+         Mistake(family_sensitivity_every_size() / FAMILY_EPSILON,
+                 "that is the largest over every dataset size, what a secret size needs; this exercise takes the "
+                 "blog's fixed-n convention, datasets of six (see \"Public or secret size\")"),
          Mistake(family_sensitivity("symmetric"), "that is the sensitivity; the scale divides it by ε")),
     ),
     Exercise(
