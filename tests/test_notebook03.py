@@ -45,18 +45,6 @@ def test_max_true_local_is_global_for_both_relations_on_the_large_universe() -> 
         assert dpteach.local_sensitivity(DAYS[:6], DAYS, "median", k=k, relation=relation) < value
 
 
-def test_blog_local_curves_against_the_groups() -> None:
-    columns = large_universe_columns()
-    release = {c: v[:6] for c, v in columns.items()}
-    both = dpteach.sensitivity_grid(columns, release=release, ks=[1, 2, 3, 4], relations=["unbounded", "symmetric"])
-    wide = both.pivot_table(index=["column", "query", "k"], columns="relation", values="sensitivity")
-    assert (wide["symmetric"] >= wide["unbounded"]).all()
-    assert (wide["unbounded"] != wide["symmetric"]).sum() == 19
-    p90 = wide.loc[("absence_days", "percentile_90")]
-    assert [round(v, 2) for v in p90["unbounded"]] == [6.1, 11.0, 10.5, 10.0]  # the blog's curve falls
-    assert [round(v, 2) for v in p90["symmetric"]] == [6.1, 11.0, 11.5, 12.0]  # the group's keeps rising
-
-
 def test_bounded_local_below_global_beyond_rounding() -> None:
     pair = blog_figure("bounded_sensitivity_plot").grid().merge(
         blog_figure("bounded_a").grid(), on=["k", "query", "column"], suffixes=(" local", " global"))
@@ -74,18 +62,20 @@ def test_neighbour_table_cells_name_the_change() -> None:
     assert "2→11: 10 | 8" in row
 
 
-def test_blog_bounded_figure_stands_and_the_group_var_keeps_rising() -> None:
+def test_blog_bounded_figure_stands() -> None:
     columns = large_universe_columns()
     bounded = blog_figure("bounded_sensitivity_plot").grid()
     blog = [dpteach.blog_bounded_local(columns[c][:6], columns[c], q, k=k)
             for c, q, k in zip(bounded["column"], bounded["query"], bounded["k"], strict=True)]
+    assert len(blog) == 80
     assert blog == pytest.approx(bounded["sensitivity"].tolist(), rel=1e-12, abs=1e-12)
-    release = {"absence_days": DAYS[:6]}
-    var = dpteach.sensitivity_grid({"absence_days": DAYS}, release=release, queries=["var"], ks=[1, 2, 3, 4],
-                                   relations=["unbounded", "symmetric"])
-    curves = var.pivot_table(index="k", columns="relation", values="sensitivity").round(1)
-    assert curves["unbounded"].tolist() == [32.9, 37.6, 33.2, 29.6]
-    assert curves["symmetric"].tolist() == [32.9, 38.9, 47.1, 58.3]
-    mixed = [3, 4, 5, 6, 15, 20]  # the notebook's witness: remove 1, 2 and add 15, 20
-    assert sum(mixed) / 6 - DAYS[:6].mean() == pytest.approx(16 / 3)
-    assert sum(mixed) / 6 - DAYS[:6].mean() > dpteach.local_sensitivity(DAYS[:6], DAYS, "mean", k=4)
+
+
+def test_median_of_the_table_universe_over_every_size() -> None:
+    """Under add/remove with a secret size the largest move is 5, (1) -> (1, 11), above 4.5 at size three."""
+    every = [frozenset(x) for m in range(1, 6) for x in itertools.combinations(U, m)]
+    moves = {(tuple(sorted(x)), tuple(sorted(y))): abs(dpteach.evaluate("median", sorted(x))
+                                                        - dpteach.evaluate("median", sorted(y)))
+             for x in every for y in every if len(x ^ y) == 1}
+    assert max(moves.values()) == 5 == moves[((1,), (1, 11))]
+    assert max(v for (x, _), v in moves.items() if len(x) == 3) == 4.5
