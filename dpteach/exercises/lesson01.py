@@ -43,8 +43,9 @@ register(
          Mistake((2, 6, "c"), "you counted the additions only: removing one of x's records also makes a neighbour"),
          Mistake((5, 2, "c"), "count datasets, not values: each of x's records can be replaced by 10 or by 11"),
          Mistake((5, 3 * (len(UNIVERSE) - 1), "c"),
-                 "each record is one person, present at most once: a replacement brings in a record the universe "
-                 "holds beyond x, as an addition does, so {2, 2, 3} is not a dataset here"),
+                 "each record is one person, present at most once: a replacement brings in a record from the "
+                 "universe that x does not already hold, and 2 is Kelly, who is already in x"),
+         Mistake((5, 6, "b"), "a replacement keeps the size; {1, 2, 10, 11} has four records"),
          Mistake((5, 6, "a"), "one record more is not enough: compare the records themselves, which ones left x "
                               "and which came in?")),
     ),
@@ -101,6 +102,7 @@ register(
         (Mistake("a", "with δ = 0.01 a mechanism may publish a hundred people's records in full"),
          Mistake("b", "under replace-one, a mechanism that publishes one of n records drawn at random is "
                       "(0, 1/n)-DP: δ must be far smaller than 1/n"),
-         Mistake("d", "δ is a probability of failure that ε does not cover: a small ε does not make a large δ safe")),
+         Mistake("d", "ε does not limit what δ allows: publishing one of n records at random in full is "
+                      "(0, 1/n)-DP, with an ε of 0")),
     ),
 )
