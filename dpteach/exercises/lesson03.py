@@ -10,6 +10,7 @@ from functools import partial
 
 from dpteach.datasets import large_universe
 from dpteach.exercises.core import (
+    Choice,
     Example,
     Exercise,
     Function,
@@ -44,20 +45,17 @@ def row_local(relation: str) -> float:
     return local_sensitivity(ROW, TABLE_UNIVERSE, "median", relation=relation)
 
 
-# --- Exercise 2: a group of two, where the blog's exactly-k value falls short ---------------------------------------
+# --- Exercise 2: a calm dataset of the table, and the scale its noise needs ----------------------------------------
 
-GROUP_RELEASE, GROUP_QUERY, GROUP_K = (1, 2, 3), "var", 2
-GROUP_UNIVERSE = (0, *TABLE_UNIVERSE)  # with a 0, two replacements (bounded, k = 2) go beyond the group's value
-
-
-def group_local(relation: str, k: int = GROUP_K) -> float:
-    return local_sensitivity(GROUP_RELEASE, GROUP_UNIVERSE, GROUP_QUERY, k=k, relation=relation)
+CALM = (1, 2, 3)  # the table's calm row; its bounded neighbour (1, 2, 10) has the global value as local sensitivity
 
 
-def largest_neighbour_value() -> float:
-    """The variance of the group neighbour that moves it most, not the move itself (a slip the hint names)."""
-    start = evaluate(GROUP_QUERY, GROUP_RELEASE)
-    return start + group_local("symmetric")
+def calm_local(relation: str = "bounded") -> float:
+    return local_sensitivity(CALM, TABLE_UNIVERSE, "median", relation=relation)
+
+
+def table_global(relation: str = "bounded") -> float:
+    return global_sensitivity(TABLE_UNIVERSE, len(CALM), "median", relation=relation)
 
 
 # --- Exercise 3: bounded_local(f, x, universe, k) from scratch --------------------------------------------------------
@@ -202,17 +200,19 @@ register(
                  "that is the bounded global sensitivity, the worst row; this row's neighbours move less")),
     ),
     Exercise(
-        "03.2", "a group of two",
-        (Number(lambda: group_local("symmetric")),),
-        (Mistake(group_local("unbounded"),
-                 "that is the blog's exactly-k value (two added or two removed): a group of two may also remove "
-                 "one record and add another, or change only one"),
-         Mistake(group_local("symmetric", k=1), "that protects one person; the group has two"),
-         Mistake(largest_neighbour_value(),
-                 "that is the variance of a neighbour; the local sensitivity is how far it moves from x's"),
-         Mistake(group_local("bounded"),
-                 "that is the bounded local sensitivity at distance 2: two replacements are four changes under "
-                 "add/remove, more than a group of two makes")),
+        "03.2", "a calm dataset and the scale its noise needs",
+        (Number(calm_local), Choice(("a", "b", "c"), "c")),
+        (Mistake((calm_local(), "a"),
+                 "a scale chosen from x's own local sensitivity depends on the data: a neighbour of x with a larger "
+                 "local sensitivity would get wider noise, and the spread of the answers tells the two apart"),
+         Mistake((calm_local(), "b"),
+                 "4.5 is the unbounded global sensitivity for datasets of three; under bounded DP one replacement "
+                 "can move the median of another dataset further"),
+         Mistake((calm_local("unbounded"), "c"),
+                 "that first number is the unbounded local sensitivity; bounded neighbours replace a record"),
+         Mistake((table_global(), "c"),
+                 "that first number is the global sensitivity, the worst dataset; x's own neighbours move its "
+                 "median less")),
     ),
     Exercise(
         "03.3", "bounded_local from scratch",
@@ -243,7 +243,9 @@ register(
         "03.5", "the noise scale of a bounded mean",
         (Number(lambda: mean_sensitivity("global") / SCALE_EPSILON),),
         (Mistake(mean_sensitivity("local") / SCALE_EPSILON,
-                 "that is the local sensitivity over ε: the noise scale itself would depend on the data"),
+                 "that is the local sensitivity over ε: as one scale for every dataset it is too small for a "
+                 "dataset that holds 1 and can swap it for 20, and chosen because this dataset is calm it makes the "
+                 "noise depend on the data"),
          Mistake(mean_sensitivity("unbounded") / SCALE_EPSILON,
                  "that is the unbounded global sensitivity over ε: the release is bounded (relation=\"bounded\")"),
          Mistake(mean_sensitivity("global"), "that is the sensitivity; the Laplace scale divides it by ε"),
