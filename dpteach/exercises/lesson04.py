@@ -213,8 +213,8 @@ register(
         "04.3", "the heavy-tail multiplier for pure ε-DP",
         (Number(lambda: multiplier(smooth.heavy_tail_beta(PURE_EPSILON))),),
         (Mistake(multiplier(smooth.laplace_beta(PURE_EPSILON, NOTEBOOK_DELTA)),
-                 "that computes S* with the Laplace β = ε/(2 ln(2/δ)); the heavy-tailed noise for pure ε-DP "
-                 "has its own β"),
+                 "that computes S* with the Laplace β = ε/(2 ln(2/δ)) at δ = 10⁻³; the heavy-tailed noise for "
+                 "pure ε-DP has no δ and its own β"),
          Mistake(smooth.heavy_tail_scale(pure_s_star(), 1.0), "you forgot to divide by ε"),
          Mistake(2 * pure_s_star() / PURE_EPSILON,
                  "that is Laplace's scale 2S*/ε; the heavy-tailed Z is multiplied by 2(γ + 1)S*/ε"),
