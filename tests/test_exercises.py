@@ -9,8 +9,10 @@ requires "right".
 
 from __future__ import annotations
 
+import itertools
 import math
 import tempfile
+from collections import Counter
 from pathlib import Path
 
 import nbformat
@@ -18,7 +20,7 @@ import pytest
 
 from dpteach.course import course_notebooks
 from dpteach.exercises import EXERCISES, judge
-from dpteach.exercises.core import Function, Number, say
+from dpteach.exercises.core import Exercise, Function, Mistake, Number, say
 from dpteach.exercises.notebooks import check_cells, is_solution, kernel, student_version
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -104,3 +106,78 @@ def test_every_folded_solution_passes_its_check_in_the_notebook(path: Path) -> N
                 printed, error = live.run(exercise.check_line)
                 assert error is None and live.recorded()[exercise.key] == "right", \
                     f"{exercise.key}: the folded solution is not accepted: {printed}{error or ''}"
+
+
+# --- a function that raises on some inputs: a declared mistake is still recognised where both ran --------------
+
+def _halve_or_fail(a: float) -> float:
+    if a == 0:
+        raise ZeroDivisionError("a is zero")
+    return a / 2
+
+
+RAISING = Exercise(
+    "99.1", "double a number",
+    (Function(lambda: [(0.0,), (1.0,), (2.0,), (3.0,)], lambda a: 2 * a),),
+    (Mistake(lambda a: a * 3, "a triple"), Mistake(_halve_or_fail, "a half")),
+)
+
+
+def test_a_function_that_raises_where_a_mistake_raises_is_recognised() -> None:
+    def halve(a: float) -> float:  # the second mistake, written again: raises on 0, like it
+        return 1 / a * a * a / 2
+
+    verdict = RAISING.judge(halve)
+    assert verdict.status == "not yet" and "a half" in verdict.message
+    assert "raised ZeroDivisionError" in verdict.message and "(0.0,)" in verdict.message
+
+
+def test_a_mistake_is_recognised_on_the_inputs_where_the_function_ran() -> None:
+    def triple_but_fails_on_3(a: float) -> float:
+        if a == 3:
+            raise KeyError("three")
+        return 3 * a
+
+    verdict = RAISING.judge(triple_but_fails_on_3)
+    assert verdict.status == "not yet" and "a triple" in verdict.message and "KeyError" in verdict.message
+
+
+def test_a_function_that_raises_elsewhere_is_neither_right_nor_a_mistake() -> None:
+    def double_but_fails_on_2(a: float) -> float:  # right where it runs: no mistake to recognise
+        if a == 2:
+            raise ValueError("two")
+        return 2 * a
+
+    def half_but_fails_on_1(a: float) -> float:  # a half where it runs, but raises another type on another input
+        if a in (0, 1):
+            raise ValueError("small")
+        return a / 2
+
+    for answer in (double_but_fails_on_2, half_but_fails_on_1):
+        verdict = RAISING.judge(answer)
+        assert verdict.status == "invalid" and "cannot be checked" in verdict.message, verdict
+
+
+def test_lesson_02_3_recognises_slips_written_with_the_notebooks_local() -> None:
+    """The notebook's ``local`` is ``max`` over the neighbours, so it raises on a dataset without any."""
+    def local(f, x, neighbours):
+        return max(abs(f(x) - f(y)) for y in neighbours)
+
+    def replacements(x, universe):
+        kept_lists = itertools.combinations(x, len(x) - 1)
+        return [k + (v,) for k in kept_lists for v in sorted((Counter(universe) - Counter(k)).elements())
+                if sorted(k + (v,)) != sorted(x)]
+
+    def refill_not_in_x(f, universe, n):
+        return max(local(f, x, [k + (v,) for k in itertools.combinations(x, n - 1) for v in universe if v not in x])
+                   for x in itertools.combinations(universe, n))
+
+    def distinct_values(f, universe, n):
+        return max(local(f, x, replacements(x, universe)) for x in itertools.combinations(sorted(set(universe)), n))
+
+    hints = {say(m.hint, "en") for m in EXERCISES["02.3"].mistakes}
+    refill = next(h for h in hints if "v not in x" in h)
+    distinct = next(h for h in hints if "distinct values" in h)
+    for answer, hint in ((refill_not_in_x, refill), (distinct_values, distinct)):
+        verdict = judge("02.3", answer)
+        assert verdict.status == "not yet" and hint in verdict.message and "ValueError" in verdict.message, verdict

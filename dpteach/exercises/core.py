@@ -94,6 +94,25 @@ class Verdict:
         """Show nothing: :func:`check` has printed the message already (a check is a cell's last line)."""
 
 
+@dataclass(frozen=True)
+class Failed:
+    """A case on which a function gave no number: ``error`` is the exception's type name (``None`` when it returned
+    something else) and ``message`` says so in the student's language."""
+
+    error: str | None
+    message: str
+
+
+class Raised(Invalid):
+    """A function that raised on some case: the message names the first such case, ``outcomes`` holds every
+    case's outcome, and ``part`` (set by :meth:`Exercise.read`) the index of the part it answers."""
+
+    def __init__(self, message: str, outcomes: tuple[float | Failed, ...]) -> None:
+        super().__init__(message)
+        self.outcomes = outcomes
+        self.part = 0
+
+
 # ---------------------------------------------------------------------------------------------------------------
 # Parts: how one component of an answer is read ("normalised") and compared.
 # ---------------------------------------------------------------------------------------------------------------
@@ -216,22 +235,56 @@ class Function(Part):
     rtol: float = 1e-9
     show: Callable[[tuple], str] = repr
 
-    def read(self, answer: object, language: Language) -> tuple[float, ...]:
-        if not callable(answer):
-            raise Invalid(say(MESSAGES["callable"], language, got=describe(answer)))
-        outputs = []
+    def outcomes(self, answer: Callable[..., object], language: Language) -> tuple[float | Failed, ...]:
+        """The function's outcome on every case: a number, or a :class:`Failed` when it raised or returned
+        something else (every case is run, so that a mistake can be recognised on the cases that ran)."""
+        outcomes: list[float | Failed] = []
         for case in self.cases():
             try:
                 output = answer(*case)
             except Exception as error:  # the student's code: report it, never a traceback
-                raise Invalid(say(MESSAGES["raised"], language, case=self.show(case),
-                                  error=f"{type(error).__name__}: {error}")) from None
+                outcomes.append(Failed(type(error).__name__, say(MESSAGES["raised"], language, case=self.show(case),
+                                                                 error=f"{type(error).__name__}: {error}")))
+                continue
             try:
-                outputs.append(read_number(output, language))
+                outcomes.append(read_number(output, language))
             except Invalid:
-                raise Invalid(say(MESSAGES["returned"], language, case=self.show(case),
-                                  got=describe(output))) from None
-        return tuple(outputs)
+                outcomes.append(Failed(None, say(MESSAGES["returned"], language, case=self.show(case),
+                                                 got=describe(output))))
+        return tuple(outcomes)
+
+    def read(self, answer: object, language: Language) -> tuple[float, ...]:
+        if not callable(answer):
+            raise Invalid(say(MESSAGES["callable"], language, got=describe(answer)))
+        outcomes = self.outcomes(answer, language)
+        failed = next((o for o in outcomes if isinstance(o, Failed)), None)
+        if failed is None:
+            return outcomes  # type: ignore[return-value]
+        if failed.error is None:
+            raise Invalid(failed.message)
+        raise Raised(failed.message, outcomes)
+
+    def agreement(self, mine: Sequence[float | Failed], theirs: Sequence[float | Failed]) -> int:
+        """How many cases two outcome tuples share, or 0 when they disagree. They agree when, on every case where
+        both returned a number, the numbers match (within ``rtol``), and on every case where both failed, both
+        raised the same type of exception; a case where only one of them ran says nothing. The count is of the
+        shared cases, and is 0 unless one of them sets ``theirs`` apart from the right answer (a shared raise, or a
+        shared number other than the right one): agreeing only where the right answer does too recognises
+        nothing."""
+        shared, evidence = 0, False
+        for got, other, want in zip(mine, theirs, self.truth(), strict=True):
+            if isinstance(got, Failed) and isinstance(other, Failed):
+                if got.error is None or got.error != other.error:
+                    return 0
+                shared, evidence = shared + 1, True
+            elif isinstance(got, Failed) or isinstance(other, Failed):
+                continue
+            elif not math.isclose(got, other, rel_tol=self.rtol, abs_tol=1e-12):
+                return 0
+            else:
+                shared += 1
+                evidence = evidence or not math.isclose(other, want, rel_tol=self.rtol, abs_tol=1e-12)
+        return shared if evidence else 0
 
     def same(self, mine: object, other: object) -> bool:
         return all(math.isclose(a, b, rel_tol=self.rtol, abs_tol=1e-12)
@@ -297,8 +350,14 @@ class Exercise:
         return tuple(answer)
 
     def read(self, answer: object, language: Language) -> tuple[object, ...]:
-        return tuple(part.read(value, language) for part, value in zip(self.parts, self.split(answer, language),
-                                                                         strict=True))
+        values = []
+        for index, (part, value) in enumerate(zip(self.parts, self.split(answer, language), strict=True)):
+            try:
+                values.append(part.read(value, language))
+            except Raised as raised:
+                raised.part = index
+                raise
+        return tuple(values)
 
     def judge(self, answer: object, language: Language = "en") -> Verdict:
         """Judge ``answer``: right, not yet (with a hint), invalid (with the reason) or unanswered."""
@@ -307,6 +366,9 @@ class Exercise:
         try:
             mine = self.read(answer, language)
         except Invalid as reason:
+            hint = self.recognise_raised(answer, reason, language) if isinstance(reason, Raised) else None
+            if hint is not None:
+                return Verdict(self.key, "not yet", "\n".join([say(MESSAGES["not yet"], language), hint, str(reason)]))
             colon = "：" if language == "zh" else ": "
             return Verdict(self.key, "invalid", f"{say(MESSAGES['invalid'], language)}{colon}{reason}")
         results = [part.judge(value, language) for part, value in zip(self.parts, mine, strict=True)]
@@ -333,6 +395,35 @@ class Exercise:
             if all(part.same(a, b) for part, a, b in zip(self.parts, mine, theirs, strict=True)):
                 return say(mistake.hint, language)
         return None
+
+    def recognise_raised(self, answer: object, raised: Raised, language: Language) -> str | None:
+        """When the student's function raised on some cases: the hint of the declared mistake that agrees with it
+        on the most cases (:meth:`Function.agreement`: the same number where both ran, the same type of exception
+        where both raised, and at least one such case that sets the mistake apart from the right answer) and
+        equals the answer's other parts; ``None`` when none does, so the answer stays one that cannot be
+        checked."""
+        function = self.parts[raised.part]
+        if not isinstance(function, Function):
+            return None
+        values = self.split(answer, language)
+        try:
+            others = {i: part.read(values[i], language) for i, part in enumerate(self.parts) if i != raised.part}
+        except Invalid:
+            return None
+        best, hint = 0, None
+        for mistake in self.mistakes:
+            theirs = self.split(mistake.answer, language)
+            if not callable(theirs[raised.part]):
+                continue
+            try:
+                shared = function.agreement(raised.outcomes, function.outcomes(theirs[raised.part], language))
+                same = all(self.parts[i].same(mine, self.parts[i].read(theirs[i], language))
+                           for i, mine in others.items())
+            except Invalid:
+                continue
+            if same and shared > best:
+                best, hint = shared, say(mistake.hint, language)
+        return hint
 
 
 def unanswered(answer: object) -> bool:

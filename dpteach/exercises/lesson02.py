@@ -67,11 +67,23 @@ def _largest_change(f: Query, datasets: list[tuple], neighbours: Callable[[tuple
     return max((abs(f(x) - f(y)) for x in datasets for y in neighbours(x)), default=0.0)
 
 
+def _notebook_local(f: Query, x: tuple, neighbours: list[tuple]) -> float:
+    """The notebook's ``local``: ``max`` over the neighbours, so it raises ValueError when there are none."""
+    return max(abs(f(x) - f(y)) for y in neighbours)
+
+
 def mistake_refill_from_values_not_in_x(f: Query, universe: Sequence[float], n: int) -> float:
     """Refills only with values that x does not hold at all (a set difference, not a multiset one)."""
     datasets = list(itertools.combinations(universe, n))
     return _largest_change(f, datasets, lambda x: _replace_one(
         x, universe, lambda x, kept: [v for v in universe if v not in x]))
+
+
+def mistake_refill_from_values_not_in_x_with_notebook_local(f: Query, universe: Sequence[float], n: int) -> float:
+    """The same slip written with the notebook's ``local``: a dataset holding every distinct value has no
+    neighbour, so it raises ValueError on every case (the check recognises the raise)."""
+    return max(_notebook_local(f, x, _replace_one(x, universe, lambda x, kept: [v for v in universe if v not in x]))
+               for x in itertools.combinations(universe, n))
 
 
 def mistake_distinct_values_only(f: Query, universe: Sequence[float], n: int) -> float:
@@ -89,6 +101,10 @@ def mistake_add_or_remove(f: Query, universe: Sequence[float], n: int) -> float:
         removed = [x[:i] + x[i + 1:] for i in range(len(x))] if len(x) > 1 else []
         return removed + [x + (v,) for v in left]
     return _largest_change(f, list(itertools.combinations(universe, n)), add_or_remove)
+
+
+REFILL_HINT = ("a refill may use any value the universe still holds after removing one record, even one x already "
+               "holds (a multiset difference, not `v not in x`)")
 
 
 # --- Exercise 2: the clamped sum on a domain [L, H] ---------------------------------------------------------------
@@ -137,14 +153,15 @@ register(
                          "domain"),
          Mistake((3, 8), "the record added or removed may be the most negative value, not only the largest"),
          Mistake((5, 5), "a replacement can move one record from one end of the domain to the other"),
-         Mistake((3, 3), "look at both ends of the domain, and at what a replacement does")),
+         Mistake((3, 3), "look at both ends of the domain, and at what a replacement does"),
+         Mistake((8, 5), "the order is add/remove, then replace-one")),
     ),
     Exercise(
         "02.3", "bounded_global from scratch",
         (Function(bounded_global_cases, bounded_global_truth, show=show_bounded_case),),
-        (Mistake(mistake_refill_from_values_not_in_x,
-                 "a refill may use any value the universe still holds after removing one record, even one x "
-                 "already holds (a multiset difference, not `v not in x`)"),
+        (Mistake(mistake_refill_from_values_not_in_x, REFILL_HINT),
+         # the same slip as a student writes it with the notebook's `local`: one hint for both
+         Mistake(mistake_refill_from_values_not_in_x_with_notebook_local, REFILL_HINT),
          Mistake(mistake_distinct_values_only,
                  "datasets may repeat a value the universe holds twice: enumerate datasets of the universe's "
                  "records, not of its distinct values"),
