@@ -99,6 +99,37 @@ def _drawn_texts(artist: mpl.artist.Artist) -> Iterator[mpl.text.Text]:
         yield from _drawn_texts(child)
 
 
+def _record_smallest_text_inline() -> None:
+    """In a Jupyter kernel, make every figure shown inline carry :data:`SMALLEST_TEXT_KEY` too (in pixels of the
+    shown PNG, drawn at ``figure.dpi``), so the browser tests can measure its text on a slide or a web page.
+
+    The inline backend shows a figure through IPython's PNG formatter, a ``functools.partial`` of
+    ``IPython.core.pylabtools.print_figure``; it is wrapped once, and every other argument is kept.
+    """
+    try:
+        from IPython import get_ipython
+    except ImportError:  # plain Python: nothing is shown inline
+        return
+    shell = get_ipython()
+    if shell is None:
+        return
+    plt.switch_backend(mpl.get_backend())  # loading the inline backend is what registers its formatter
+    formatter = shell.display_formatter.formatters["image/png"]
+    try:
+        show = formatter.lookup_by_type(Figure)
+    except KeyError:  # a backend that shows no PNG (a terminal, a widget backend)
+        return
+    if getattr(show, "records_smallest_text", False):
+        return
+
+    def show_recording(fig: Figure) -> str | None:
+        px = smallest_text_pt(fig) * fig.dpi / 72
+        return show(fig, metadata={SMALLEST_TEXT_KEY: f"{px:.2f}"})
+
+    show_recording.records_smallest_text = True
+    formatter.for_type(Figure, show_recording)
+
+
 def setup(images_dir: str | Path | None = None, language: str = "en") -> Callable[[str, Figure | None], None]:
     """Apply the project's plot style and return ``save_fig(name, fig=None)``.
 
@@ -106,7 +137,8 @@ def setup(images_dir: str | Path | None = None, language: str = "en") -> Callabl
     With ``images_dir=None`` the folder is ``DPTEACH_IMAGES_DIR`` when that environment variable is set
     (``make figures`` sets it to the repository's ``images/``, the tests to a temporary folder), else ``images/``
     in the working directory at the time of this call: beside the notebook being run. The PNG's text chunk
-    :data:`SMALLEST_TEXT_KEY` holds :func:`smallest_text_pt` in pixels of the saved image. With ``language="zh"``
+    :data:`SMALLEST_TEXT_KEY` holds :func:`smallest_text_pt` in pixels of the saved image, and so does every
+    figure the notebook shows inline from then on. With ``language="zh"``
     Chinese text renders (DejaVu Sans first, the vendored CJK font as per-glyph fallback) and the file is
     ``<name>_zh.png``.
     """
@@ -116,6 +148,7 @@ def setup(images_dir: str | Path | None = None, language: str = "en") -> Callabl
         raise TypeError(f"images_dir must be a str, a Path or None, got {type(images_dir).__name__}")
     plt.rcdefaults()
     mpl.rcParams.update(STYLE)
+    _record_smallest_text_inline()
     suffix = ""
     if language == "zh":
         mpl.rcParams["font.family"] = ["DejaVu Sans", register_cjk_font()]

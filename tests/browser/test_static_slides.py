@@ -237,3 +237,62 @@ def test_every_slide_fits_the_screen(browser: Any, decks: list[Path], screenshot
     assert not cuts, report
     assert not scrolling, "slides that scroll (split them into sub-slides):\n" + "\n".join(scrolling)
     assert not covered, "text under reveal.js's controls:\n" + "\n".join(covered)
+
+
+# Every figure of the present slide: where it is drawn (screen px) and its PNG (a data: URL, as nbconvert embeds it).
+FIGURES_JS = """() => [...[...document.querySelectorAll('.reveal .slides section.present')].pop()
+    .querySelectorAll('.jp-RenderedImage img')]
+    .filter(img => !img.closest('.jupyter-widgets') && img.getBoundingClientRect().width > 0)
+    .map(img => ({src: img.src, shown: img.getBoundingClientRect().width, natural: img.naturalWidth,
+                  cell: (img.closest('[id^="cell-id="]') || {id: ''}).id.slice('cell-id='.length)}))"""
+MIN_FIGURE_TEXT_PX = 14  # the smallest text of a figure, as drawn on a 1280x720 projector
+
+
+def _smallest_text_px(src: str) -> float | None:
+    """What dpteach.plotting recorded in the PNG: its smallest text in pixels of the PNG itself."""
+    import base64
+    from io import BytesIO
+
+    from PIL import Image
+
+    from dpteach.plotting import SMALLEST_TEXT_KEY
+
+    assert src.startswith("data:image/png;base64,"), src[:40]
+    recorded = Image.open(BytesIO(base64.b64decode(src.split(",", 1)[1]))).text.get(SMALLEST_TEXT_KEY)
+    return None if recorded is None else float(recorded)
+
+
+def test_every_figure_is_legible_on_a_1280x720_slide(browser: Any, decks: list[Path], screenshots: Path) -> None:
+    """On a 1280x720 projector the smallest text of every figure of every deck is drawn at 14 px or more: the size
+    matplotlib drew it at (recorded in the PNG by dpteach.plotting) times the figure's shown/natural width. Every
+    figure is listed in _build/screenshots/static/legibility.txt."""
+    rows, small, unrecorded = [], [], []
+    for deck in decks:
+        context, page, _ = _open_offline(browser, deck, size=(1280, 720))
+        name = deck.name.removesuffix(".slides.html")
+        try:
+            page.wait_for_function("() => window.MathJax && window.MathJax.isReady === true")
+            for h, v in page.evaluate(ADDRESSES_JS):
+                page.evaluate(GOTO_JS, [h, v])
+                for figure in page.evaluate(FIGURES_JS):
+                    recorded = _smallest_text_px(figure["src"])
+                    where = f"{name} #/{h}/{v} cell {figure['cell']}"
+                    if recorded is None:
+                        unrecorded.append(where)
+                        continue
+                    px = recorded * figure["shown"] / figure["natural"]
+                    rows.append((px, where, figure["shown"], figure["natural"]))
+                    if px < MIN_FIGURE_TEXT_PX:
+                        small.append(f"{where}: {px:.1f} px ({figure['shown']:.0f} of {figure['natural']} px wide)")
+                        page.screenshot(path=str(screenshots / f"illegible_{name}_{h:02d}-{v}.png"))
+        finally:
+            context.close()
+    report = [f"{len(rows)} figures; smallest text below {MIN_FIGURE_TEXT_PX} px: {len(small)}"]
+    report += [f"{px:5.1f} px  {where} (shown {shown:.0f} of {natural} px)"
+               for px, where, shown, natural in sorted(rows)]
+    (screenshots / "static").mkdir(parents=True, exist_ok=True)
+    (screenshots / "static" / "legibility.txt").write_text("\n".join(report) + "\n", encoding="utf-8")
+    print(report[0])
+    assert rows, "no figure found in the decks"
+    assert not unrecorded, f"figures without a recorded text size (not drawn after plotting.setup()): {unrecorded}"
+    assert not small, "figures whose smallest text is too small on a 1280x720 slide:\n" + "\n".join(small)
