@@ -447,7 +447,7 @@ def error_histograms(errors_by_label: Mapping[str, Sequence[float]], *, title: s
         _check_text(text, name)
     arrays = {label: as_dataset(errors, f"errors_by_label[{label!r}]") for label, errors in errors_by_label.items()}
     bins = np.histogram_bin_edges(np.concatenate(list(arrays.values())), bins=20)
-    fig, ax = plt.subplots()
+    fig, ax = plt.subplots(figsize=(9.0, 4.0))  # wide and low: the slide keeps room for a paragraph below
     colours = itertools.cycle(mpl.rcParams["axes.prop_cycle"].by_key()["color"])
     for (label, errors), colour in zip(arrays.items(), colours, strict=False):  # the cycle never runs out
         ax.hist(errors, bins=bins, histtype="stepfilled", color=colour, alpha=0.18)
@@ -520,7 +520,9 @@ def plot_curves(panels: Mapping[str, Mapping[str, pd.Series]], *, ylabel: str, t
             for k, v in zip(ks, values, strict=True):
                 ax.annotate(f"{v:.1f}", (k, v), textcoords="offset points", xytext=offset, ha="center",
                             color=line.get_color())
-        ax.set_xticks(sorted({int(k) for s in curves.values() for k in s.index}))
+        ticks = sorted({int(k) for s in curves.values() for k in s.index})
+        ax.set_xticks(ticks)
+        ax.set_xlim(ticks[0] - 0.4, ticks[-1] + 0.4)  # the values printed at the first and last k stay clear
         ax.set(title=panel, xlabel="distance k")
         ax.legend(loc="lower right")
     axes[0][0].set_ylabel(ylabel)
@@ -542,7 +544,7 @@ def plot_audit_verdicts(panels: Mapping[str, Mapping[str, tuple[float, float, bo
         raise ValueError(f"panels must be a non-empty mapping of pair label to bars, got {panels!r}")
     _check_text(title, "title")
     columns = math.ceil(len(panels) / 2)
-    fig, axes = plt.subplots(2, columns, figsize=(3.0 * columns, 4.8), squeeze=False)
+    fig, axes = plt.subplots(2, columns, figsize=(3.4 * columns, 6.6), squeeze=False)
     for ax in axes.flat[len(panels):]:
         ax.set_visible(False)
     for ax, (pair, bars) in zip(axes.flat, panels.items(), strict=False):  # spare axes are hidden above
@@ -556,7 +558,7 @@ def plot_audit_verdicts(panels: Mapping[str, Mapping[str, tuple[float, float, bo
         x = np.arange(len(bars))
         ax.bar(x, found, color=colours, width=0.6)
         ax.hlines(claimed, x - 0.4, x + 0.4, color="black", linewidth=2.2)
-        top = 1.35 * max(found.max(), claimed.max())
+        top = 1.7 * max(found.max(), claimed.max())  # room for two lines of text above the tallest bar
         for i, (low, claim, bar) in enumerate(zip(found, claimed, bars.values(), strict=True)):
             ax.text(i, max(low, claim) + 0.03 * top, f"{low:.2f}\n{'pass' if bar[2] else 'FAIL'}", ha="center",
                     va="bottom")
