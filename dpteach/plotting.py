@@ -447,7 +447,7 @@ def error_histograms(errors_by_label: Mapping[str, Sequence[float]], *, title: s
         _check_text(text, name)
     arrays = {label: as_dataset(errors, f"errors_by_label[{label!r}]") for label, errors in errors_by_label.items()}
     bins = np.histogram_bin_edges(np.concatenate(list(arrays.values())), bins=20)
-    fig, ax = plt.subplots(figsize=(9.0, 4.0))  # wide and low: the slide keeps room for a paragraph below
+    fig, ax = plt.subplots(figsize=(9.0, 3.6))  # wide and low: the slide keeps room for a paragraph below
     colours = itertools.cycle(mpl.rcParams["axes.prop_cycle"].by_key()["color"])
     for (label, errors), colour in zip(arrays.items(), colours, strict=False):  # the cycle never runs out
         ax.hist(errors, bins=bins, histtype="stepfilled", color=colour, alpha=0.18)
