@@ -47,9 +47,11 @@ STYLE: dict[str, object] = {
     "figure.dpi": 100,
     "savefig.dpi": 120,
     "savefig.bbox": "tight",
-    "font.size": 11,
-    "axes.titlesize": 12,
-    "axes.labelsize": 11,
+    # Figures are drawn for a 1280x720 slide: no text under 13 pt (18 px at the inline 100 dpi), so that a figure
+    # shown at three quarters of its size still draws its smallest text at 14 px (tests/browser/test_static_slides.py).
+    "font.size": 13,
+    "axes.titlesize": 14,
+    "axes.labelsize": 13,
     "axes.grid": True,
     "axes.spines.top": False,
     "axes.spines.right": False,
@@ -99,6 +101,37 @@ def _drawn_texts(artist: mpl.artist.Artist) -> Iterator[mpl.text.Text]:
         yield from _drawn_texts(child)
 
 
+def _record_smallest_text_inline() -> None:
+    """In a Jupyter kernel, make every figure shown inline carry :data:`SMALLEST_TEXT_KEY` too (in pixels of the
+    shown PNG, drawn at ``figure.dpi``), so the browser tests can measure its text on a slide or a web page.
+
+    The inline backend shows a figure through IPython's PNG formatter, a ``functools.partial`` of
+    ``IPython.core.pylabtools.print_figure``; it is wrapped once, and every other argument is kept.
+    """
+    try:
+        from IPython import get_ipython
+    except ImportError:  # plain Python: nothing is shown inline
+        return
+    shell = get_ipython()
+    if shell is None:
+        return
+    plt.switch_backend(mpl.get_backend())  # loading the inline backend is what registers its formatter
+    formatter = shell.display_formatter.formatters["image/png"]
+    try:
+        show = formatter.lookup_by_type(Figure)
+    except KeyError:  # a backend that shows no PNG (a terminal, a widget backend)
+        return
+    if getattr(show, "records_smallest_text", False):
+        return
+
+    def show_recording(fig: Figure) -> str | None:
+        px = smallest_text_pt(fig) * fig.dpi / 72
+        return show(fig, metadata={SMALLEST_TEXT_KEY: f"{px:.2f}"})
+
+    show_recording.records_smallest_text = True
+    formatter.for_type(Figure, show_recording)
+
+
 def setup(images_dir: str | Path | None = None, language: str = "en") -> Callable[[str, Figure | None], None]:
     """Apply the project's plot style and return ``save_fig(name, fig=None)``.
 
@@ -106,7 +139,8 @@ def setup(images_dir: str | Path | None = None, language: str = "en") -> Callabl
     With ``images_dir=None`` the folder is ``DPTEACH_IMAGES_DIR`` when that environment variable is set
     (``make figures`` sets it to the repository's ``images/``, the tests to a temporary folder), else ``images/``
     in the working directory at the time of this call: beside the notebook being run. The PNG's text chunk
-    :data:`SMALLEST_TEXT_KEY` holds :func:`smallest_text_pt` in pixels of the saved image. With ``language="zh"``
+    :data:`SMALLEST_TEXT_KEY` holds :func:`smallest_text_pt` in pixels of the saved image, and so does every
+    figure the notebook shows inline from then on. With ``language="zh"``
     Chinese text renders (DejaVu Sans first, the vendored CJK font as per-glyph fallback) and the file is
     ``<name>_zh.png``.
     """
@@ -116,6 +150,7 @@ def setup(images_dir: str | Path | None = None, language: str = "en") -> Callabl
         raise TypeError(f"images_dir must be a str, a Path or None, got {type(images_dir).__name__}")
     plt.rcdefaults()
     mpl.rcParams.update(STYLE)
+    _record_smallest_text_inline()
     suffix = ""
     if language == "zh":
         mpl.rcParams["font.family"] = ["DejaVu Sans", register_cjk_font()]
@@ -231,11 +266,11 @@ def _legend(fig: Figure, order: Sequence[str]) -> None:
 
 
 def plot_sensitivity_grid(grid: pd.DataFrame, title: str, *, xlabel: str | None = None) -> Figure:
-    """One row of panels, x = k, y = sensitivity on a plain linear scale, one line per query.
+    """A row of panels per column of data, x = k, y = sensitivity on a plain linear scale, one line per query.
 
-    Each column of data gets two panels: the other queries, then :data:`LARGE_QUERIES` (whose values dwarf the
-    rest), each with its own linear axis from 0. Each query is nudged sideways by :data:`DODGE` so equal values
-    do not hide each other.
+    Each column of data gets two panels side by side: the other queries, then :data:`LARGE_QUERIES` (whose values
+    dwarf the rest), each with its own linear axis from 0; two columns of data make a 2 x 2 grid for a 16:9 slide.
+    Each query is nudged sideways by :data:`DODGE` so equal values do not hide each other.
 
     ``grid`` is a :func:`dpteach.sensitivity_grid` table for one relation and scope (notebooks 02, 03). The x
     axis says what k counts under that relation (:data:`K_LABELS`) unless ``xlabel`` is given.
@@ -243,13 +278,16 @@ def plot_sensitivity_grid(grid: pd.DataFrame, title: str, *, xlabel: str | None 
     _check_frame(grid, "grid", GRID_COLUMNS)
     _check_text(title, "title")
     k_label = _k_label(grid, xlabel)
-    panels = [(column, label, part) for column in dict.fromkeys(grid["column"])
-              for label, part in _query_groups(grid[grid["column"] == column])]
-    fig, axes = plt.subplots(1, len(panels), figsize=(3.3 * len(panels) + 1.2, 4.2), squeeze=False)
-    for ax, (column, label, part) in zip(axes[0], panels, strict=True):
-        _draw_queries(ax, part, top=float(part["sensitivity"].max()), xlabel=k_label)
-        ax.set_title(f"{column}: {label}", fontsize=11)
-    axes[0][0].set_ylabel("sensitivity")
+    rows = {column: _query_groups(grid[grid["column"] == column]) for column in dict.fromkeys(grid["column"])}
+    width = max(len(groups) for groups in rows.values())
+    fig, axes = plt.subplots(len(rows), width, figsize=(4.8 * width + 0.8, 2.9 * len(rows) + 0.4), squeeze=False)
+    for row, (column, groups) in zip(axes, rows.items(), strict=True):
+        for ax in row[len(groups):]:
+            ax.set_visible(False)
+        for ax, (label, part) in zip(row, groups, strict=False):  # spare axes are hidden above
+            _draw_queries(ax, part, top=float(part["sensitivity"].max()), xlabel=k_label)
+            ax.set_title(f"{column}: {label}")
+        row[0].set_ylabel("sensitivity")
     _legend(fig, list(dict.fromkeys(grid["query"])))
     fig.suptitle(title)
     fig.tight_layout()
@@ -258,10 +296,11 @@ def plot_sensitivity_grid(grid: pd.DataFrame, title: str, *, xlabel: str | None 
 
 def plot_local_vs_global(local: pd.DataFrame, global_: pd.DataFrame, title: str, *,
                          xlabel: str | None = None) -> Figure:
-    """Local next to global sensitivity (notebook 03): one row per column of data, linear axes from 0.
+    """Local next to global sensitivity (lesson 03): a row per column of data and group of queries (the other
+    queries, then :data:`LARGE_QUERIES`), local on the left and global on the right, linear axes from 0.
 
-    Each row holds local and global for the other queries, then local and global for :data:`LARGE_QUERIES`;
-    each local/global pair shares its y axis. The x axis says what k counts (:data:`K_LABELS`) when both tables
+    Each local/global pair shares its y axis. One column of data makes a 2 x 2 grid for a 16:9 slide (notebook 02
+    draws one figure per column). The x axis says what k counts (:data:`K_LABELS`) when both tables
     hold the same one relation, unless ``xlabel`` is given.
     """
     _check_frame(local, "local", GRID_COLUMNS)
@@ -270,21 +309,20 @@ def plot_local_vs_global(local: pd.DataFrame, global_: pd.DataFrame, title: str,
     k_label = _k_label(pd.concat([local, global_]), xlabel)
     columns = list(dict.fromkeys(local["column"]))
     labels = [label for label, _ in _query_groups(pd.concat([local, global_]))]
-    fig, axes = plt.subplots(len(columns), 2 * len(labels), figsize=(6.8 * len(labels) + 1.2, 3.8 * len(columns)),
-                             squeeze=False)
-    for row, column in enumerate(columns):
-        parts = {scope: dict(_query_groups(grid[grid["column"] == column]))
+    rows = [(column, label) for column in columns for label in labels]
+    fig, axes = plt.subplots(len(rows), 2, figsize=(11.0, 3.0 * len(rows) + 0.6), squeeze=False)
+    for (left, right), (column, label) in zip(axes, rows, strict=True):
+        parts = {scope: dict(_query_groups(grid[grid["column"] == column])).get(label)
                  for scope, grid in (("local", local), ("global", global_))}
-        cells = [(scope, label) for label in labels for scope in ("local", "global")]
-        for ax, (scope, label) in zip(axes[row], cells, strict=True):
-            part = parts[scope].get(label)
+        drawn = [p for p in parts.values() if p is not None]
+        top = max(float(p["sensitivity"].max()) for p in drawn) if drawn else 0.0
+        for ax, (scope, part) in zip((left, right), parts.items(), strict=True):
             if part is None:
                 ax.axis("off")
                 continue
-            top = max(float(p[label]["sensitivity"].max()) for p in parts.values() if label in p)
             _draw_queries(ax, part, top=top, xlabel=k_label)
-            ax.set_title(f"{scope} — {column}: {label}", fontsize=10)
-        axes[row][0].set_ylabel("sensitivity")
+            ax.set_title(f"{scope} — {column}: {label}")
+        left.set_ylabel("sensitivity")
     _legend(fig, list(dict.fromkeys(local["query"])))
     fig.suptitle(title)
     fig.tight_layout()
@@ -309,13 +347,14 @@ def _neighbour_cells(table: pd.DataFrame) -> tuple[list[str], list[list[str]], l
     """Flatten a :func:`dpteach.neighbour_table` into display text and cell colours.
 
     Each neighbour cell reads ``change: value | L1``: the record removed (``-v``), added (``+v``) or replaced
-    (``a→b``), the query's value on that neighbour, and :math:`|f(x) - f(x')|`.
+    (``a→b``), the query's value on that neighbour, and :math:`|f(x) - f(x')|`. The neighbour columns are headed
+    ``x'1``, ``x'2``, ...: short, so the table fits a slide at a size a class can read.
     """
     value_column = table.columns[1]
     query_name = value_column.removesuffix("(release)")
     n_neighbours = sum(c.startswith("neighbour ") for c in table.columns)
     header = ["release x", value_column.replace("(release)", "(x)")]
-    header += [f"x'{j}: change: {query_name} | L1" for j in range(1, n_neighbours + 1)] + ["local sens."]
+    header += [f"x'{j}" for j in range(1, n_neighbours + 1)] + ["local sens."]
     text, colours = [], []
     global_value = table.attrs["global_sensitivity"]
     for _, row in table.iterrows():
@@ -348,21 +387,25 @@ def draw_neighbour_table(ax: Axes, table: pd.DataFrame, title: str) -> None:
     """Draw the neighbour table on ``ax``: row maxima in yellow, cells reaching the global maximum in orange.
 
     Each neighbour cell names the change (``-v`` removed, ``+v`` added, ``a→b`` replaced), then the query's
-    value on the neighbour and the L1 norm; the title says so (notebook 03).
+    value on the neighbour and the L1 norm; the title says so (lesson 03). One table per figure, of about
+    12 x 5.2 inches, is drawn for a 16:9 slide: its cells at the style's base font size.
     """
     _check_neighbour_table(table)
     header, text, colours = _neighbour_cells(table)
     ax.axis("off")
     drawn = ax.table(cellText=text, cellColours=colours, colLabels=header, loc="upper center", cellLoc="center")
     drawn.auto_set_font_size(False)
-    drawn.set_fontsize(9)
-    drawn.scale(1.0, 1.25)
+    drawn.set_fontsize(mpl.rcParams["font.size"])
+    drawn.scale(1.0, 1.6)
     drawn.auto_set_column_width(list(range(len(header))))
+    for (row, _), cell in drawn.get_celld().items():
+        if row == 0:
+            cell.set_text_props(fontweight="bold")
     query_name = table.columns[1].removesuffix("(release)")
     ax.set_title(f"{title} — global sensitivity {table.attrs['global_sensitivity']:g}\n"
-                 f"cell = change (−v removed, +v added, a→b replaced): {query_name} of the neighbour | "
+                 f"cell: change (−v removed, +v added, a→b replaced): {query_name}(x') | "
                  f"L1 = |{query_name}(x) − {query_name}(x')|\n"
-                 "yellow: attains the row's local sensitivity · orange: attains the global sensitivity", fontsize=10)
+                 "yellow: attains the row's local sensitivity · orange: attains the global sensitivity")
 
 
 def style_neighbour_table(table: pd.DataFrame, uuid: str) -> Styler:
@@ -404,7 +447,7 @@ def error_histograms(errors_by_label: Mapping[str, Sequence[float]], *, title: s
         _check_text(text, name)
     arrays = {label: as_dataset(errors, f"errors_by_label[{label!r}]") for label, errors in errors_by_label.items()}
     bins = np.histogram_bin_edges(np.concatenate(list(arrays.values())), bins=20)
-    fig, ax = plt.subplots()
+    fig, ax = plt.subplots(figsize=(9.0, 3.6))  # wide and low: the slide keeps room for a paragraph below
     colours = itertools.cycle(mpl.rcParams["axes.prop_cycle"].by_key()["color"])
     for (label, errors), colour in zip(arrays.items(), colours, strict=False):  # the cycle never runs out
         ax.hist(errors, bins=bins, histtype="stepfilled", color=colour, alpha=0.18)
@@ -436,16 +479,16 @@ def plot_privacy_loss(z: Sequence[float], densities: Mapping[str, Sequence[float
         raise ValueError(f"epsilon must be a finite number > 0, got {epsilon!r}")
     _check_text(title, "title")
     (first, p), (second, q) = curves.items()
-    fig, (left, right) = plt.subplots(1, 2, figsize=(11.0, 3.3))
+    fig, (left, right) = plt.subplots(1, 2, figsize=(11.0, 4.2))
     for label, curve in curves.items():
         left.plot(grid, curve, label=label)
     left.set(xlabel="released value z", ylabel="density", title="output densities")
     left.legend()
     right.axhspan(-epsilon, epsilon, color="#cfe3f3", label=f"allowed band: -ε to ε (ε = {epsilon:g})")
     right.plot(grid, np.log(p / q), color="#333333", label="privacy loss")
-    right.set(xlabel="released value z", ylabel="privacy loss", ylim=(-2.4 * epsilon, 1.6 * epsilon),
+    right.set(xlabel="released value z", ylabel="privacy loss", ylim=(-3.4 * epsilon, 1.6 * epsilon),
               title=f"privacy loss ln( density {first} / density {second} )")
-    right.legend(loc="lower left", fontsize=9, ncols=2)
+    right.legend(loc="lower left")
     fig.suptitle(title)
     fig.tight_layout()
     return fig
@@ -461,7 +504,8 @@ def plot_curves(panels: Mapping[str, Mapping[str, pd.Series]], *, ylabel: str, t
         raise ValueError(f"panels must be a non-empty mapping of panel title to curves, got {panels!r}")
     _check_text(ylabel, "ylabel")
     _check_text(title, "title")
-    fig, axes = plt.subplots(1, len(panels), figsize=(5.4 * len(panels), 3.8), squeeze=False, sharey=True)
+    fig, axes = plt.subplots(1, len(panels), figsize=(4.4 * len(panels) + 0.6, 4.4), squeeze=False,
+                             sharey=True)
     # The first curve of a panel is labelled below its markers, the second above, so close values stay legible.
     looks = itertools.cycle([({"marker": "o", "linestyle": "-"}, (0, -15)),
                              ({"marker": "s", "linestyle": "--"}, (0, 7))])
@@ -476,10 +520,12 @@ def plot_curves(panels: Mapping[str, Mapping[str, pd.Series]], *, ylabel: str, t
             line, = ax.plot(ks, values, label=label, **look)
             for k, v in zip(ks, values, strict=True):
                 ax.annotate(f"{v:.1f}", (k, v), textcoords="offset points", xytext=offset, ha="center",
-                            fontsize=9, color=line.get_color())
-        ax.set_xticks(sorted({int(k) for s in curves.values() for k in s.index}))
+                            color=line.get_color())
+        ticks = sorted({int(k) for s in curves.values() for k in s.index})
+        ax.set_xticks(ticks)
+        ax.set_xlim(ticks[0] - 0.4, ticks[-1] + 0.4)  # the values printed at the first and last k stay clear
         ax.set(title=panel, xlabel="distance k")
-        ax.legend(loc="lower right", fontsize=9)
+        ax.legend(loc="lower right")
     axes[0][0].set_ylabel(ylabel)
     top = max(float(s.max()) for curves in panels.values() for s in curves.values())
     axes[0][0].set_ylim(0, 1.15 * top)
@@ -499,7 +545,7 @@ def plot_audit_verdicts(panels: Mapping[str, Mapping[str, tuple[float, float, bo
         raise ValueError(f"panels must be a non-empty mapping of pair label to bars, got {panels!r}")
     _check_text(title, "title")
     columns = math.ceil(len(panels) / 2)
-    fig, axes = plt.subplots(2, columns, figsize=(3.0 * columns, 4.8), squeeze=False)
+    fig, axes = plt.subplots(2, columns, figsize=(3.4 * columns, 6.6), squeeze=False)
     for ax in axes.flat[len(panels):]:
         ax.set_visible(False)
     for ax, (pair, bars) in zip(axes.flat, panels.items(), strict=False):  # spare axes are hidden above
@@ -513,14 +559,13 @@ def plot_audit_verdicts(panels: Mapping[str, Mapping[str, tuple[float, float, bo
         x = np.arange(len(bars))
         ax.bar(x, found, color=colours, width=0.6)
         ax.hlines(claimed, x - 0.4, x + 0.4, color="black", linewidth=2.2)
-        top = 1.35 * max(found.max(), claimed.max())
+        top = 1.7 * max(found.max(), claimed.max())  # room for two lines of text above the tallest bar
         for i, (low, claim, bar) in enumerate(zip(found, claimed, bars.values(), strict=True)):
             ax.text(i, max(low, claim) + 0.03 * top, f"{low:.2f}\n{'pass' if bar[2] else 'FAIL'}", ha="center",
-                    va="bottom", fontsize=8.5)
-        ax.set_xticks(x, [label.replace(", ", "\n") for label in bars], fontsize=8.5)  # two short lines each
+                    va="bottom")
+        ax.set_xticks(x, [label.replace(", ", "\n") for label in bars])  # two short lines each
         ax.set(title=pair, ylim=(0, top), ylabel="ε")
         ax.grid(axis="x", visible=False)
-        ax.title.set_fontsize(10)
     fig.suptitle(title)
     fig.tight_layout()
     return fig
@@ -548,9 +593,9 @@ def plot_smooth_between(panels: Mapping[str, pd.DataFrame], *, title: str) -> Fi
         gs = frame["GS"].to_numpy(dtype=float)
         smooth = list(frame.columns[1:-1])
         for y, (_, row), top in zip(rows, frame.iterrows(), gs, strict=True):
-            ax.text(1.04, y, f"{top:.3g}", va="center", fontsize=9)
+            ax.text(1.04, y, f"{top:.3g}", va="center")
             if top == 0:
-                ax.text(0.5, y, "0 everywhere", va="center", ha="center", fontsize=9, color="grey")
+                ax.text(0.5, y, "0 everywhere", va="center", ha="center", color="grey")
                 continue
             ax.plot([0, 1], [y, y], color="#dddddd", linewidth=6, solid_capstyle="butt", zorder=0)
             styles = zip(smooth, SMOOTH_COLOURS, SMOOTH_MARKERS, strict=False)  # at most four betas get a style

@@ -37,6 +37,9 @@ VENDOR_SPEC = SLIDES / "vendor.json"
 TEMPLATES = SLIDES / "templates"
 TEMPLATE = "dpteach-reveal"
 SLIDE_SIZE = (1280, 720)  # reveal.js's layout size in CSS px, before it scales the deck to the window
+# A figure cell shows its figure without its code in a deck, so the figure gets the slide's width (its text must be
+# legible on a 1280x720 projector: tests/browser/test_static_slides.py); the notebook and the website keep the code.
+FIGURE_CELL_TAG = "dpteach-deck-figure"
 
 # What a deck may not contain: anything the browser would fetch from another host when the page loads.
 OUTSIDE_LOAD = re.compile(
@@ -116,7 +119,19 @@ def exporter() -> SlidesExporter:
     c.SlidesExporter.exclude_output_prompt = True
     c.SlidesExporter.mermaid_js_url = ""
     c.SlidesExporter.mermaid_layout_elk_js_url = ""
+    c.TagRemovePreprocessor.enabled = True
+    c.TagRemovePreprocessor.remove_input_tags = {FIGURE_CELL_TAG}
     return SlidesExporter(config=c)
+
+
+def tag_figure_cells(nb: nbformat.NotebookNode) -> int:
+    """Tag (in memory) every code cell that shows a figure, so the deck drops its code; returns how many."""
+    tagged = 0
+    for cell in nb.cells:
+        if cell.cell_type == "code" and any("image/png" in out.get("data", {}) for out in cell.get("outputs", [])):
+            cell.metadata["tags"] = [*cell.metadata.get("tags", []), FIGURE_CELL_TAG]
+            tagged += 1
+    return tagged
 
 
 def execute(nb: nbformat.NotebookNode, folder: Path) -> None:
@@ -158,6 +173,7 @@ def build_deck(notebook: Path, out: Path, slides: SlidesExporter, *, run: bool) 
             if (notebook.parent.parent / "data").is_dir():
                 shutil.copytree(notebook.parent.parent / "data", Path(tmp) / "data")
             execute(nb, work)
+    tag_figure_cells(nb)
     body, _ = slides.from_notebook_node(nb, resources={"metadata": {"name": notebook.stem, "path": str(out)}})
     bad = outside_loads(body)
     if bad:

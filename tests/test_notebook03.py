@@ -54,7 +54,7 @@ def test_bounded_local_below_global_beyond_rounding() -> None:
 def test_neighbour_table_cells_name_the_change() -> None:
     unbounded = dpteach.neighbour_table(U, 3, "median")
     header, text, _ = plotting._neighbour_cells(unbounded)
-    assert header[2] == "x'1: change: median | L1"
+    assert header[2] == "x'1"  # the figure's title says what a cell reads
     row = dict(zip(unbounded["release"], text, strict=True))[(1, 2, 11)]
     assert "−1: 6.5 | 4.5" in row and "+10: 6 | 4" in row
     bounded = dpteach.neighbour_table(U, 3, "median", relation="bounded")

@@ -192,3 +192,46 @@ def test_make_figures_writes_the_course_figures_to_images(monkeypatch, tmp_path)
     monkeypatch.setenv("DPTEACH_IMAGES_DIR", str(tmp_path / "elsewhere"))
     runner.run(tmp_path / "00_x.ipynb")
     assert seen["DPTEACH_IMAGES_DIR"] == str(root / "images")
+
+
+def _every_course_figure() -> dict[str, matplotlib.figure.Figure]:
+    """One figure from each figure function of dpteach.plotting, on the course's own numbers where there are some."""
+    grid, local = blog_figure("unbounded_a").grid(), blog_figure("unbounded_sensitivity_plot").grid()
+    table = dpteach.neighbour_table((1, 2, 3, 10, 11), 3, "median", relation="bounded")
+    fig, ax = plt.subplots(figsize=(12, 4.4))  # as notebook 02 draws it
+    plotting.draw_neighbour_table(ax, table, "bounded DP · median · k = 1")
+    series = pd.Series([3.0, 2.0, 4.0], [1, 2, 3])
+    frame = pd.DataFrame({"LS": [1.0, 0.0], "S*, β = 1": [2.0, 0.0], "GS": [4.0, 0.0]}, index=["median", "count"])
+    z = [0.0, 1.0, 2.0]
+    return {
+        "sensitivity grid": plotting.plot_sensitivity_grid(grid, "t"),
+        "local vs global": plotting.plot_local_vs_global(local[local["column"] == "absence_days"],
+                                                         grid[grid["column"] == "absence_days"], "t"),
+        "neighbour table": fig,
+        "error histograms": plotting.error_histograms({"a": [1.0, 2.0], "b": [2.0, 3.0]}, title="t", xlabel="x",
+                                                      ylabel="y"),
+        "privacy loss": plotting.plot_privacy_loss(z, {"x": [0.2, 0.3, 0.5], "x'": [0.5, 0.3, 0.2]}, 1.0, "t"),
+        "curves": plotting.plot_curves({"a": {"blog": series, "group": series + 1}}, ylabel="s", title="t"),
+        "audit verdicts": plotting.plot_audit_verdicts({"p": {"a, b": (0.9, 1.0, True)}}, title="t"),
+        "smooth between": plotting.plot_smooth_between({"col": frame}, title="t"),
+    }
+
+
+def test_every_figure_function_draws_its_text_at_the_slide_style_size_or_more(tmp_path) -> None:
+    """Drawn for a 1280x720 slide: no text of any course figure is smaller than the style's base size, 13 pt (18 px
+    at the inline 100 dpi, so 14 px even when a slide shows the figure at three quarters of its size)."""
+    plotting.setup(tmp_path)
+    assert plotting.STYLE["font.size"] == 13
+    small = {name: plotting.smallest_text_pt(fig) for name, fig in _every_course_figure().items()}
+    assert {name: pt for name, pt in small.items() if pt < 13} == {}
+
+
+def test_two_columns_of_data_make_a_2_by_2_grid_for_a_16_9_slide(tmp_path) -> None:
+    """Sensitivity grids and local-vs-global figures of one column: two rows of two panels, wider than tall."""
+    plotting.setup(tmp_path)
+    figures = _every_course_figure()
+    for name in ("sensitivity grid", "local vs global"):
+        fig = figures[name]
+        assert [ax.get_subplotspec().get_geometry()[:2] for ax in fig.axes] == [(2, 2)] * 4, name
+        width, height = fig.get_size_inches()
+        assert 1.4 <= width / height <= 2.0, (name, width / height)

@@ -237,3 +237,113 @@ def test_every_slide_fits_the_screen(browser: Any, decks: list[Path], screenshot
     assert not cuts, report
     assert not scrolling, "slides that scroll (split them into sub-slides):\n" + "\n".join(scrolling)
     assert not covered, "text under reveal.js's controls:\n" + "\n".join(covered)
+
+
+# Every figure of the present slide: where it is drawn (screen px) and its PNG (a data: URL, as nbconvert embeds it).
+FIGURES_JS = """() => [...[...document.querySelectorAll('.reveal .slides section.present')].pop()
+    .querySelectorAll('.jp-RenderedImage img')]
+    .filter(img => !img.closest('.jupyter-widgets') && img.getBoundingClientRect().width > 0)
+    .map(img => ({src: img.src, shown: img.getBoundingClientRect().width, natural: img.naturalWidth,
+                  cell: (img.closest('[id^="cell-id="]') || {id: ''}).id.slice('cell-id='.length)}))"""
+MIN_FIGURE_TEXT_PX = 14  # the smallest text of a figure, as drawn on a 1280x720 projector
+
+
+def _smallest_text_px(src: str) -> float | None:
+    """What dpteach.plotting recorded in the PNG: its smallest text in pixels of the PNG itself."""
+    import base64
+    from io import BytesIO
+
+    from PIL import Image
+
+    from dpteach.plotting import SMALLEST_TEXT_KEY
+
+    assert src.startswith("data:image/png;base64,"), src[:40]
+    recorded = Image.open(BytesIO(base64.b64decode(src.split(",", 1)[1]))).text.get(SMALLEST_TEXT_KEY)
+    return None if recorded is None else float(recorded)
+
+
+def test_every_figure_is_legible_on_a_1280x720_slide(browser: Any, decks: list[Path], screenshots: Path) -> None:
+    """On a 1280x720 projector the smallest text of every figure of every deck is drawn at 14 px or more: the size
+    matplotlib drew it at (recorded in the PNG by dpteach.plotting) times the figure's shown/natural width. Every
+    figure is listed in _build/screenshots/static/legibility.txt."""
+    rows, small, unrecorded = [], [], []
+    for deck in decks:
+        context, page, _ = _open_offline(browser, deck, size=(1280, 720))
+        name = deck.name.removesuffix(".slides.html")
+        try:
+            page.wait_for_function("() => window.MathJax && window.MathJax.isReady === true")
+            for h, v in page.evaluate(ADDRESSES_JS):
+                page.evaluate(GOTO_JS, [h, v])
+                for figure in page.evaluate(FIGURES_JS):
+                    recorded = _smallest_text_px(figure["src"])
+                    where = f"{name} #/{h}/{v} cell {figure['cell']}"
+                    if recorded is None:
+                        unrecorded.append(where)
+                        continue
+                    px = recorded * figure["shown"] / figure["natural"]
+                    rows.append((px, where, figure["shown"], figure["natural"]))
+                    if px < MIN_FIGURE_TEXT_PX:
+                        small.append(f"{where}: {px:.1f} px ({figure['shown']:.0f} of {figure['natural']} px wide)")
+                        page.screenshot(path=str(screenshots / f"illegible_{name}_{h:02d}-{v}.png"))
+        finally:
+            context.close()
+    report = [f"{len(rows)} figures; smallest text below {MIN_FIGURE_TEXT_PX} px: {len(small)}"]
+    report += [f"{px:5.1f} px  {where} (shown {shown:.0f} of {natural} px)"
+               for px, where, shown, natural in sorted(rows)]
+    (screenshots / "static").mkdir(parents=True, exist_ok=True)
+    (screenshots / "static" / "legibility.txt").write_text("\n".join(report) + "\n", encoding="utf-8")
+    print(report[0])
+    assert rows, "no figure found in the decks"
+    assert not unrecorded, f"figures without a recorded text size (not drawn after plotting.setup()): {unrecorded}"
+    assert not small, "figures whose smallest text is too small on a 1280x720 slide:\n" + "\n".join(small)
+
+
+# The prose of the present slide: every paragraph, list item and table cell of its rendered markdown with text of
+# its own, and the size it is drawn at on the screen (its font size times the slide's zoom and reveal.js's scale),
+# and whether the slide shows a figure.
+BODY_TEXT_JS = """() => {
+    const slide = [...document.querySelectorAll('.reveal .slides section.present')].pop();
+    const scale = Reveal.getScale() * (parseFloat(slide.style.zoom) || 1);
+    const texts = [...slide.querySelectorAll('.jp-RenderedMarkdown :is(p, li, td, th)')]
+        .filter(el => el.getBoundingClientRect().width > 0 && [...el.childNodes].some(
+            n => n.nodeType === Node.TEXT_NODE && n.textContent.trim()))
+        .map(el => ({px: parseFloat(getComputedStyle(el).fontSize) * scale,
+                     text: el.textContent.trim().slice(0, 40)}));
+    const figure = [...slide.querySelectorAll('.jp-RenderedImage img')].some(img => !img.closest('.jupyter-widgets'));
+    return {texts, figure};
+}"""
+MIN_BODY_TEXT_PX = 18  # prose on a 1280x720 projector
+
+
+def test_a_figure_never_pushes_its_slides_prose_under_18_px(browser: Any, decks: list[Path],
+                                                            screenshots: Path) -> None:
+    """On every slide that shows a figure, every paragraph, list item and markdown table cell is drawn at 18 px or
+    more at 1280x720: the figure is drawn for the slide and shrinks (down to its 14 px limit) before the slide's
+    text is zoomed out. Every slide's smallest prose, figure or not, is listed in
+    _build/screenshots/static/body_text.txt (a dense slide without a figure is zoomed below 18 px: split it)."""
+    rows, small = [], []
+    for deck in decks:
+        context, page, _ = _open_offline(browser, deck, size=(1280, 720))
+        name = deck.name.removesuffix(".slides.html")
+        try:
+            page.wait_for_function("() => window.MathJax && window.MathJax.isReady === true")
+            for h, v in page.evaluate(ADDRESSES_JS):
+                page.evaluate(GOTO_JS, [h, v])
+                found = page.evaluate(BODY_TEXT_JS)
+                smallest = min(found["texts"], key=lambda t: t["px"], default=None)
+                if smallest is None:
+                    continue
+                where = f"{name} #/{h}/{v}{' (figure)' if found['figure'] else ''}"
+                rows.append((round(smallest["px"], 1), where, smallest["text"]))
+                if found["figure"] and round(smallest["px"], 1) < MIN_BODY_TEXT_PX:  # 18.0 is 18, not 17.99...
+                    small.append(f"{where}: {smallest['px']:.1f} px ({smallest['text']!r})")
+        finally:
+            context.close()
+    below = [row for row in rows if row[0] < MIN_BODY_TEXT_PX]
+    report = [f"{len(rows)} slides with prose; smallest prose below {MIN_BODY_TEXT_PX} px: {len(below)}"]
+    report += [f"{px:5.1f} px  {where}  {text!r}" for px, where, text in sorted(rows)]
+    (screenshots / "static").mkdir(parents=True, exist_ok=True)
+    (screenshots / "static" / "body_text.txt").write_text("\n".join(report) + "\n", encoding="utf-8")
+    print(report[0])
+    assert any("(figure)" in where for _, where, _ in rows), "no slide with a figure and prose found"
+    assert not small, f"figure slides whose prose is drawn below {MIN_BODY_TEXT_PX} px:\n" + "\n".join(small)
