@@ -124,7 +124,7 @@ def mistake_blog_groups(f: Query, x: tuple, universe: Sequence[float], k: int) -
     return best
 
 
-# --- Exercise 4: a release on which the blog's function overstates --------------------------------------------------
+# --- Exercise 4: a dataset on which the blog's function overstates ---------------------------------------------------
 
 RELEASE_SIZE = 6
 FIGURE_RELEASE = (1, 2, 3, 4, 5, 6)       # the first six students: the blog's function is right there
@@ -133,7 +133,7 @@ UNBOUNDED_ONLY = (1, 2, 3, 4, 6, 7)       # above the unbounded local sensitivit
 
 def read_release(answer: object, language: Language) -> tuple[float, ...]:
     """Six absence-day values that the large universe holds (with multiplicity), sorted."""
-    return read_sub_multiset(answer, "my_release", absence_days(), language, size=RELEASE_SIZE)
+    return read_sub_multiset(answer, "my_dataset", absence_days(), language, size=RELEASE_SIZE)
 
 
 def blog_overstates(release: object, language: Language) -> str | None:
@@ -145,8 +145,8 @@ def blog_overstates(release: object, language: Language) -> str | None:
     if blog > local_sensitivity(release, days, "median", relation="unbounded"):
         return {"en": "the blog's value exceeds the unbounded local sensitivity here, not the bounded one",
                 "zh": "这里博客的值超过的是无界局部敏感度，而不是有界的"}[language]
-    return {"en": "on this release the blog's function gives the true bounded local sensitivity",
-            "zh": "在这个发布上，博客的函数给出的正是真正的有界局部敏感度"}[language]
+    return {"en": "on this dataset the blog's function gives the true bounded local sensitivity",
+            "zh": "在这个数据集上，博客的函数给出的正是真正的有界局部敏感度"}[language]
 
 
 # --- Exercise 5: the noise scale of a bounded mean -------------------------------------------------------------------
@@ -231,10 +231,10 @@ register(
                  "that is the blog's function: it compares the refills with each other, not with x")),
     ),
     Exercise(
-        "03.4", "a release on which the blog's function overstates",
+        "03.4", "a dataset on which the blog's function overstates",
         (Example(read_release, blog_overstates),),
         (Mistake(FIGURE_RELEASE,
-                 "that is the release of the blog's figures, where its function gives the true local sensitivity"),
+                 "that is the dataset of the blog's figures, where its function gives the true local sensitivity"),
          Mistake(UNBOUNDED_ONLY,
                  "the blog's value exceeds the unbounded local sensitivity here (the default relation of "
                  "local_sensitivity), but its function is about bounded DP: compare with relation=\"bounded\"")),
@@ -247,7 +247,7 @@ register(
                  "dataset that holds 1 and can swap it for 20, and chosen because this dataset is calm it makes the "
                  "noise depend on the data"),
          Mistake(mean_sensitivity("unbounded") / SCALE_EPSILON,
-                 "that is the unbounded global sensitivity over ε: the release is bounded (relation=\"bounded\")"),
+                 "that is the unbounded global sensitivity over ε: the exercise is bounded DP (relation=\"bounded\")"),
          Mistake(mean_sensitivity("global"), "that is the sensitivity; the Laplace scale divides it by ε"),
          Mistake(mean_sensitivity("local"),
                  "that is the local sensitivity, and not divided by ε"),
