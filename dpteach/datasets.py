@@ -104,9 +104,9 @@ def scenario_b_universe(size: int = 4) -> dict[str, np.ndarray]:
     return {name: np.repeat(np.asarray(values), size) for name, values in scenario_b_ranges().items()}
 
 
-_A = "large universe (10 students), release size 6"
-_B = "scenario (b): ranges mood 1..2 and driving 1..3, release size 4"
-_L = "large universe, release = its first 6 rows"
+_A = "large universe (10 students), datasets of 6"
+_B = "scenario (b): ranges mood 1..2 and driving 1..3, datasets of 4"
+_L = "large universe, dataset = its first 6 rows"
 BLOG_FIGURES: tuple[BlogFigure, ...] = (
     BlogFigure("unbounded_a", f"Global sensitivity, unbounded DP — {_A}", large_universe_columns, 6,
                "unbounded", (1, 2, 3, 4)),
