@@ -2,7 +2,8 @@
 
 ``tests/data/blog_grids.csv`` was computed by the naive, blog-style engine (``scripts/pin_blog_grids.py``, a few
 minutes); the fast engine must reproduce it exactly, so a regression fails here and not only in a picture.
-Notebook 02's own figures (the Laplace worked example, the blog's k against a group's k) are pinned at the end.
+Notebook 02's own numbers (the Laplace worked example, the blog's k against a group's k over every dataset of six)
+are pinned at the end.
 """
 
 from __future__ import annotations
@@ -100,7 +101,9 @@ def test_laplace_example_numbers() -> None:
     assert global_sensitivity(absence, 3, "median", relation="unbounded") == 4.0
 
 
-def test_blog_k_against_group_k_for_one_release() -> None:
+def test_group_distance_against_scratch_for_one_dataset() -> None:
+    """Not a figure pin (notebook 02's figure is global only, local sensitivity is lesson 03's): the
+    ``"symmetric"`` relation at distance k against a from-scratch enumeration of every mix of changes."""
     blog = [local_sensitivity(FIRST_SIX, DAYS, "var", k=k, relation="unbounded") for k in range(1, 5)]
     group = [local_sensitivity(FIRST_SIX, DAYS, "var", k=k, relation="symmetric") for k in range(1, 5)]
     assert [round(v, 2) for v in blog] == [32.92, 37.58, 33.18, 29.57]  # the blog's curve falls after k = 2
@@ -116,3 +119,7 @@ def test_blog_k_against_group_k_globally() -> None:
     group = [global_sensitivity(DAYS, 6, "var", k=k, relation="symmetric") for k in range(1, 5)]
     assert [round(v, 2) for v in blog] == [39.81, 51.67, 52.25, 55.78]
     assert [round(v, 2) for v in group] == [39.81, 51.67, 52.25, 58.33]
+    # the pair notebook 02 prints: (1, ..., 6) -> (1, 2, 3, 20) attains the group value the blog's curve misses
+    move = np.var((1, 2, 3, 20)) - np.var(FIRST_SIX)
+    assert move == pytest.approx(group[3], rel=1e-12)
+    assert round(move / blog[3], 2) == 1.05  # the privacy loss, in units of eps, under noise scaled to 55.78
