@@ -1,7 +1,7 @@
 """Noise-adding mechanisms, percent error, and the input checks every mechanism in ``dpteach`` shares.
 
-Taught in notebook 05 (``notebooks/05_local_sensitivity_frameworks.ipynb``), where every framework
-for local sensitivity is compared with the global-sensitivity mean :func:`sum_count_mean`; notebook 08
+Lessons 05 to 07 compare the frameworks for local sensitivity with the global-sensitivity mean (lesson 05,
+``notebooks/05_propose_test_release.ipynb``, with ideal Laplace noise and :func:`sum_count_mean`'s design); notebook 08
 uses :func:`analytic_gaussian_sigma`; notebook 10 shows why the floating-point :func:`laplace_mech` leaks
 and releases with the exact samplers :func:`geometric_mech` and :func:`snapping_mech` instead, which are
 also what :func:`sum_count_mean`, :mod:`dpteach.ptr` and :mod:`dpteach.saa` release with.

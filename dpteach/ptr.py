@@ -117,6 +117,27 @@ def distance_to_instability(ls_at_distance: Callable[[int], float], b: float, k_
     return low
 
 
+def book_distance_to_instability(n: int, upper: float, b: float) -> int:
+    r"""The chapter's distance, its loop ``while ls_at_distance(df, u, k) < b: k += 1`` as written: the smallest
+    :math:`k \in \{0, \dots, n\}` with :math:`u/(n - k + 1) \ge b` (:func:`book_mean_ls_at_distance`), found by
+    binary search; ``n`` if there is none (the chapter's loop would divide by zero).
+
+    The chapter's :math:`A(k)` is the true bound :math:`u/(n - (k - 1))` one step back, so this is the true
+    :func:`distance_to_instability` plus one whenever :math:`u/b` is not a whole number; where :math:`u/b` is whole
+    (as at the chapter's :math:`u/b = 20{,}000`) its :math:`\ge` stops one step early and cancels that. Notebook 05.
+    """
+    check_int("n", n, 1)
+    upper, b = check_positive("upper", upper), check_positive("b", b)
+    low, high = 0, n
+    while low < high:
+        mid = (low + high) // 2
+        if upper / (n - mid + 1.0) >= b:
+            high = mid
+        else:
+            low = mid + 1
+    return low
+
+
 def book_threshold(epsilon: float, delta: float) -> float:
     r"""The chapter's threshold :math:`\ln(2/\delta) / (2\varepsilon)`; with test noise
     :math:`\mathrm{Lap}(1/\varepsilon)` an unstable dataset passes with probability
@@ -198,7 +219,8 @@ def ptr_mean_book(
     rng: np.random.Generator | None = None,
 ) -> PTRRelease:
     r"""The chapter's PTR mean, as written: clip above at ``upper``, distance from
-    :func:`book_mean_ls_at_distance`, threshold :func:`book_threshold`, test and release each with
+    :func:`book_distance_to_instability` (the chapter's loop, stopping at :math:`A(k) \ge b`), threshold
+    :func:`book_threshold`, test and release each with
     :math:`\varepsilon`.
 
     It makes **no** valid privacy claim: the chapter says :math:`(\varepsilon, \delta)`, but it spends
@@ -209,7 +231,7 @@ def ptr_mean_book(
     values = np.minimum(check_data(data), check_positive("upper", upper))
     epsilon, delta, b = check_epsilon(epsilon), check_delta(delta), check_positive("b", b)
     n = values.size
-    distance = distance_to_instability(lambda k: book_mean_ls_at_distance(n, k, upper), b, n)
+    distance = book_distance_to_instability(n, upper, b)
     rng, threshold = check_rng(rng), book_threshold(epsilon, delta)
     noisy_distance = laplace_mech(float(distance), 1.0, epsilon, rng)
     value = laplace_mech(float(values.mean()), b, epsilon, rng) if noisy_distance >= threshold else None

@@ -30,7 +30,7 @@ def test_the_sidebar_lists_every_other_course_notebook_once_under_its_part() -> 
     listed = [line for line in toc.splitlines() if line and not line.startswith((":", "```"))]
     on_disk = [p.name.removesuffix(".ipynb") for p in course_notebooks(ROOT / "notebooks")]
     assert sorted(listed) == sorted(name for name in on_disk if name != "00_index")
-    assert "05_local_sensitivity_frameworks.zh" in listed and "A1_exact_sensitivity_at_scale" in listed
+    assert "05_propose_test_release.zh" in listed and "A1_exact_sensitivity_at_scale" in listed
     captions = [line.removeprefix(":caption: ") for line in toc.splitlines() if line.startswith(":caption:")]
     assert captions == [part.title for part in PARTS if part.title != "Start here"]
     assert toc.count(":hidden:") == len(captions)

@@ -10,6 +10,7 @@ import pytest
 from dpteach.datasets import load_adult
 from dpteach.mechanisms import discrete_laplace
 from dpteach.ptr import (
+    book_distance_to_instability,
     book_mean_ls_at_distance,
     book_threshold,
     distance_to_instability,
@@ -111,7 +112,7 @@ def test_distance_to_instability_matches_a_linear_scan():
 
 
 def test_adult_distances_book_and_corrected():
-    assert distance_to_instability(lambda k: book_mean_ls_at_distance(N_ADULT, k, 100.0), 0.005, N_ADULT) == 12_563
+    assert book_distance_to_instability(N_ADULT, 100.0, 0.005) == 12_562  # the chapter's loop stops at A >= b
     assert distance_to_instability(lambda k: mean_ls_at_distance(N_ADULT, k, 0.0, 100.0), 0.005, N_ADULT) == 12_562
 
 
@@ -176,13 +177,29 @@ def test_ptr_mean_refuses_on_an_unstable_dataset():
     assert result.epsilon_spent == 2.0  # the budget is spent even for ⊥
 
 
+def _chapter_loop(n, u, b):
+    k = 0
+    while u / (n - k + 1) < b:  # the chapter's dist_to_high_ls, line by line
+        k += 1
+    return k
+
+
+@pytest.mark.parametrize(("n", "upper", "b"), [(N_ADULT, 100.0, 0.005), (N_ADULT, 100.0, 0.0051), (1000, 100.0, 0.3),
+                                               (100, 10.0, 0.5), (5, 100.0, 1.0), (7, 100.0, 50.0)])
+def test_book_distance_follows_the_chapters_loop(n, upper, b):
+    assert book_distance_to_instability(n, upper, b) == _chapter_loop(n, upper, b)
+    true = distance_to_instability(lambda k: mean_ls_at_distance(n, k, 0.0, upper), b, n)
+    whole = (upper / b).is_integer() and upper / b <= n
+    assert book_distance_to_instability(n, upper, b) == true + (0 if whole or true == 0 else 1)
+
+
 def test_ptr_mean_book_reproduces_the_chapter_set_up():
     ages = load_adult()["Age"]
     delta = 1 / len(ages) ** 2
     result = ptr_mean_book(ages, 100.0, 0.005, 1.0, delta, np.random.default_rng(4))
     assert result.threshold == book_threshold(1.0, delta)
     assert result.epsilon_spent == 2.0
-    assert abs(result.noisy_distance - 12_563) < 20
+    assert abs(result.noisy_distance - 12_562) < 20
     assert result.value == pytest.approx(ages.mean(), abs=0.2)
 
 
@@ -338,8 +355,8 @@ def test_pass_probability_matches_sampling_and_shows_the_books_off_by_one():
         assert pass_probability(d, t, 1.0) == pytest.approx(np.mean(d + noise >= t), abs=0.003)
     delta = 1 / N_ADULT**2
     t = book_threshold(1.0, delta)
-    book = distance_to_instability(lambda k: book_mean_ls_at_distance(N_ADULT, k, 100.0), 0.005, N_ADULT)
-    true = distance_to_instability(lambda k: mean_ls_at_distance(N_ADULT, k, 0.0, 100.0), 0.005, N_ADULT)
+    book = book_distance_to_instability(N_ADULT, 100.0, 0.0051)  # u/b not a whole number
+    true = distance_to_instability(lambda k: mean_ls_at_distance(N_ADULT, k, 0.0, 100.0), 0.0051, N_ADULT)
     assert book == true + 1  # the book's A(k) = u/(n-k+1) is the true A(k-1)
     assert pass_probability(1, t, 1.0) == pytest.approx(0.5 * math.exp(-(t - 1)))
     assert pass_probability(1, t, 1.0) / pass_probability(0, t, 1.0) == pytest.approx(math.e)

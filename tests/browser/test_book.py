@@ -37,7 +37,7 @@ SCREEN = {"width": 1440, "height": 900}  # a common laptop screen
 # A figure shown at less than this share of the size it was drawn at has labels too small to read (the course's
 # figures use 11 pt text at 100 dpi: 15 px drawn, 9 px at 0.6).
 MIN_FIGURE_SCALE = 0.6
-ZH_PAGE = "notebooks/05_local_sensitivity_frameworks.zh.html"
+ZH_PAGE = "notebooks/05_propose_test_release.zh.html"
 
 
 def _notebooks() -> list[Path]:

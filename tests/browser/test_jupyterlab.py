@@ -26,7 +26,7 @@ import cjk_webfont  # noqa: E402
 sys.path.pop(0)
 
 NOTEBOOK = "notebooks/02_global_sensitivity.ipynb"
-ZH_NOTEBOOK = "notebooks/05_local_sensitivity_frameworks.zh.ipynb"
+ZH_NOTEBOOK = "notebooks/05_propose_test_release.zh.ipynb"
 SCREEN = {"width": 1280, "height": 720}  # a projector's usual size; larger screens only scale up
 TIMEOUT = 60_000  # ms, for every ordinary wait
 RUN_ALL_TIMEOUT = 240_000  # ms, for running the whole notebook on a slow machine
