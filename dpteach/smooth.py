@@ -181,6 +181,9 @@ def smooth_sensitivity_median(data: ArrayLike, lower: float, upper: float, beta:
     :math:`(x_{(j')} - x_{(i)})(x_{(j)} - x_{(i')}) \le (x_{(j)} - x_{(i)})(x_{(j')} - x_{(i')})`, since the
     right side minus the left is :math:`(x_{(j')} - x_{(j)})(x_{(i')} - x_{(i)}) \ge 0`. So the score is
     log-supermodular, and the largest maximiser in :math:`j` is non-decreasing in :math:`i`.
+
+    The scores are computed in logarithms; the result is capped at :math:`u - l`, the global sensitivity, which
+    rounding may otherwise pass by an ulp.
     """
     beta = check_positive("beta", beta)
     xs = _padded_sorted(data, lower, upper)
@@ -193,7 +196,8 @@ def smooth_sensitivity_median(data: ArrayLike, lower: float, upper: float, beta:
         best = float(_log_scores(xs, rows[:, None], cols[None, :], beta).max())
     else:
         best = _largest_score_monotone(xs, rows, cols, beta)
-    return math.exp(best)
+    # exp(log(gap) - ...) can round a hair above the gap itself; S never exceeds the global bound u - l
+    return min(math.exp(best), float(xs[-1] - xs[0]))
 
 
 def smooth_median_release(

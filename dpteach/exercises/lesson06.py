@@ -71,13 +71,15 @@ def _padded(data: Sequence[float]) -> list[float]:
 
 
 def _pairs_max(data: Sequence[float], beta: float, *, padded: bool = True, shift: int = 1,
-               smallest_gap: int = 0) -> float:
-    """max over i <= m <= j of (x_(j) - x_(i)) exp(-beta (j - i - shift)) with j - i - 1 >= smallest_gap."""
+               smallest_gap: int = 0, largest_gap: float = math.inf, j_from_m: bool = True) -> float:
+    """max over i <= m <= j of (x_(j) - x_(i)) exp(-beta (j - i - shift)) with
+    smallest_gap <= j - i - 1 < largest_gap (and j > m when not ``j_from_m``)."""
     xs = _padded(data) if padded else [math.nan, *sorted(min(max(float(v), LOWER), UPPER) for v in data)]
     m = math.ceil(len(data) / 2)
     first = 0 if padded else 1
     scores = [(xs[j] - xs[i]) * math.exp(-beta * (j - i - shift))
-              for i in range(first, m + 1) for j in range(m, len(xs)) if j - i - 1 >= smallest_gap]
+              for i in range(first, m + 1) for j in range(m if j_from_m else m + 1, len(xs))
+              if smallest_gap <= j - i - 1 < largest_gap]
     return max(scores, default=0.0)
 
 
@@ -93,6 +95,16 @@ def mistake_no_padding(data: Sequence[float], beta: float) -> float:
 def mistake_from_k_1(data: Sequence[float], beta: float) -> float:
     """Definition 19: k >= 1, that is only the pairs with j - i - 1 >= 1."""
     return _pairs_max(data, beta, smallest_gap=1)
+
+
+def mistake_j_after_m(data: Sequence[float], beta: float) -> float:
+    """j from m + 1 (``range(m + 1, n + 2)``): the pairs that end at the median itself are left out."""
+    return _pairs_max(data, beta, j_from_m=False)
+
+
+def mistake_k_below_200(data: Sequence[float], beta: float) -> float:
+    """The chapter's loop over k < 200 only: the pairs with j - i - 1 >= 200 are left out."""
+    return _pairs_max(data, beta, largest_gap=200)
 
 
 def mistake_exponent_j_minus_i(data: Sequence[float], beta: float) -> float:
@@ -113,7 +125,7 @@ def smooth_median_cases() -> tuple[tuple[tuple[int, ...], float], ...]:
     at k = 0), lesson 05's five numbers, and samples of ages, at several beta."""
     ages = datasets.load_adult()["Age"].to_numpy()
     rng = np.random.default_rng(606)
-    samples = [tuple(int(v) for v in rng.choice(ages, size=size, replace=False)) for size in (9, 14, 40)]
+    samples = [tuple(int(v) for v in rng.choice(ages, size=size, replace=False)) for size in (9, 14, 40, 301)]
     beta = _beta(PUBLIC_SIZE)
     return (
         ((37,), 0.5),                                   # one record: only the padding gives a gap
@@ -128,6 +140,9 @@ def smooth_median_cases() -> tuple[tuple[tuple[int, ...], float], ...]:
         (samples[0], beta),
         (samples[1], 0.2),
         (samples[2], 0.02),
+        ((0, 100, 100), 0.1),                           # the best pair ends at the median: j = m counts
+        ((30, 60, 61), 0.5),                            # the same, inside the range
+        (samples[3], 0.001),                            # 301 ages, small beta: the best pair is >= 200 apart
     )
 
 
@@ -142,7 +157,7 @@ register(
         (Number(lambda: math.exp(_beta(PUBLIC_SIZE)), decimals=4),),
         (Mistake(1.0,
                  {"en": "Definition 19's S can fall below S*: leaving out k = 0 loses up to a factor e^(−β)",
-                  "zh": "定义 19 的 S 可能小于 S*：漏掉 k = 0 最多会损失一个因子 e^(−β)"}),
+                  "zh": "书中框架（k 从 1 开始）的 S 可能小于 S*：漏掉 k = 0 最多会损失一个因子 e^(−β)"}),
          Mistake(2.0,
                  {"en": "the 2 of 2S/ε belongs to the noise scale, not to the repair of S",
                   "zh": "2S/ε 里的 2 属于噪声尺度，与修正 S 无关"}),
@@ -150,8 +165,8 @@ register(
                  {"en": "that factor is below 1: it makes S smaller, where S needs lifting",
                   "zh": "这个因子小于 1：它让 S 更小，而 S 需要被抬高"}),
          Mistake(math.exp(_beta(ADULT_SIZE)),
-                 {"en": "that β comes from δ = 1/n² with the private n = 32,561; use δ = 1/N² with N = 48,842",
-                  "zh": "那个 β 来自用私有的 n = 32,561 算出的 δ = 1/n²；应当用 N = 48,842 时的 δ = 1/N²"})),
+                 {"en": "that β comes from δ = 1/n² with n = 32,561; use the lesson's δ = 1/N², N = 48,842",
+                  "zh": "那个 β 来自 n = 32,561 时的 δ = 1/n²；请用本课的 δ = 1/N²，N = 48,842"})),
     ),
     Exercise(
         "06.2", "the smooth bound of a small mean",
@@ -174,9 +189,9 @@ register(
         (Number(lambda: _sd_heavy(smooth.heavy_tail_beta(EPSILON)) / _sd_laplace(_beta(PUBLIC_SIZE))),),
         (Mistake(smooth.heavy_tail_scale(_s(smooth.heavy_tail_beta(EPSILON)), EPSILON)
                  / (2 * _s(_beta(PUBLIC_SIZE)) / EPSILON),
-                 {"en": "that compares the multipliers 10S/ε and 2S/ε; Laplace's standard deviation is √2 times its "
-                        "scale",
-                  "zh": "那比较的是倍数 10S/ε 和 2S/ε；拉普拉斯噪声的标准差是其尺度的 √2 倍"}),
+                 {"en": "that compares the noise scales 10S/ε and 2S/ε; Laplace's standard deviation is √2 times "
+                        "its scale",
+                  "zh": "那比较的是噪声尺度 10S/ε 和 2S/ε；拉普拉斯噪声的标准差是其尺度的 √2 倍"}),
          Mistake(_sd_heavy(_beta(PUBLIC_SIZE)) / _sd_laplace(_beta(PUBLIC_SIZE)),
                  {"en": "the heavy tail's S must be computed at its own β = ε/10, not at Laplace's",
                   "zh": "重尾噪声的 S 必须用它自己的 β = ε/10 计算，而不是拉普拉斯的 β"}),
@@ -184,8 +199,8 @@ register(
                  {"en": "that is Laplace over the heavy tail; the question divides the other way",
                   "zh": "那是拉普拉斯除以重尾噪声；题目要的是反过来相除"}),
          Mistake(_sd_heavy(smooth.heavy_tail_beta(EPSILON)) / _sd_laplace(_beta(ADULT_SIZE)),
-                 {"en": "that Laplace β uses δ = 1/n² from the private n; use δ = 1/N² with N = 48,842",
-                  "zh": "那个拉普拉斯的 β 用的是由私有 n 得到的 δ = 1/n²；应当用 N = 48,842 时的 δ = 1/N²"})),
+                 {"en": "that Laplace β uses δ = 1/n² with n = 32,561; use the lesson's δ = 1/N², N = 48,842",
+                  "zh": "那个拉普拉斯的 β 用的是 n = 32,561 时的 δ = 1/n²；请用本课的 δ = 1/N²，N = 48,842"})),
     ),
     Exercise(
         "06.4", "the smooth median from its formula",
@@ -197,7 +212,15 @@ register(
          Mistake(mistake_from_k_1,
                  {"en": "that is Definition 19, k from 1: it leaves out the pairs with j − i − 1 = 0, the local "
                         "sensitivity itself",
-                  "zh": "那是定义 19，k 从 1 开始：它漏掉了 j − i − 1 = 0 的那些对，也就是局部敏感度本身"}),
+                  "zh": "那是书中框架的做法，k 从 1 开始：它漏掉了 j − i − 1 = 0 的那些对，也就是局部敏感度本身"}),
+         Mistake(mistake_j_after_m,
+                 {"en": "j runs from m, not m + 1: a pair may end at the median itself",
+                  "zh": "j 从 m 开始，而不是 m + 1：一对下标可以正好止于中位数本身"}),
+         Mistake(mistake_k_below_200,
+                 {"en": "that stops at j − i − 1 < 200, like the chapter's loop over k: S is the maximum over every "
+                        "k, and with a small β far pairs can win",
+                  "zh": "那在 j − i − 1 < 200 处就停了，和书中对 k 的循环一样：S 是对所有 k 取的最大值，"
+                        "β 很小时远处的对也可能胜出"}),
          Mistake(mistake_exponent_j_minus_i,
                  {"en": "the discount is exp(−β(j − i − 1)): two neighbouring order statistics are k = 0 steps "
                         "apart",
