@@ -175,7 +175,7 @@ def smooth_sensitivity_median(data: ArrayLike, lower: float, upper: float, beta:
     shorter distance), and among :math:`j \ge m` only the smallest; on data with few distinct values (ages)
     the remaining pairs are scored all at once. Otherwise: the best :math:`j` for each :math:`i` never
     decreases as :math:`i` grows, so divide and conquer finds all of them in :math:`O(n \log n)` after
-    sorting, vectorised one recursion level at a time. Notebooks 05 and A1.
+    sorting, vectorised one recursion level at a time. Lesson 06 and appendix A1.
 
     *Why the best* :math:`j` *never moves left.* The score is :math:`(x_{(j)} - x_{(i)})\, e^{\beta}
     e^{-\beta j} e^{\beta i}`, and the exponential factor splits into a part in :math:`i` times a part in
@@ -183,6 +183,9 @@ def smooth_sensitivity_median(data: ArrayLike, lower: float, upper: float, beta:
     :math:`(x_{(j')} - x_{(i)})(x_{(j)} - x_{(i')}) \le (x_{(j)} - x_{(i)})(x_{(j')} - x_{(i')})`, since the
     right side minus the left is :math:`(x_{(j')} - x_{(j)})(x_{(i')} - x_{(i)}) \ge 0`. So the score is
     log-supermodular, and the largest maximiser in :math:`j` is non-decreasing in :math:`i`.
+
+    The scores are computed in logarithms; the result is capped at :math:`u - l`, the global sensitivity, which
+    rounding may otherwise pass by an ulp.
     """
     beta = check_positive("beta", beta)
     xs = _padded_sorted(data, lower, upper)
@@ -195,7 +198,8 @@ def smooth_sensitivity_median(data: ArrayLike, lower: float, upper: float, beta:
         best = float(_log_scores(xs, rows[:, None], cols[None, :], beta).max())
     else:
         best = _largest_score_monotone(xs, rows, cols, beta)
-    return math.exp(best)
+    # exp(log(gap) - ...) can round a hair above the gap itself; S never exceeds the global bound u - l
+    return min(math.exp(best), float(xs[-1] - xs[0]))
 
 
 def smooth_median_release(
@@ -216,7 +220,7 @@ def smooth_median_release(
     would tell them apart. A sound sampler for data-dependent scales is not implemented here. The release is
     finite: parameters for which :math:`\max(|l|, |u|) + 2(u - l)\ln(2^{53})/\varepsilon` (a bound from public
     parameters, as :math:`S \le u - l`) reaches :math:`10^{308}` raise ``ValueError`` before the data are read. For pure
-    :math:`\varepsilon`-DP see :func:`smooth_median_release_pure`. Notebook 05.
+    :math:`\varepsilon`-DP see :func:`smooth_median_release_pure`. Lesson 06.
     """
     beta = laplace_beta(epsilon, delta)
     xs = _padded_sorted(data, lower, upper)
@@ -364,7 +368,7 @@ def smooth_median_release_pure(
     point (:func:`heavy_tail_noise`), which this proof does not cover (cf. Mironov 2012). The release is finite:
     :math:`S \le u - l`, so it is at most :math:`\max(|l|, |u|) + 2(\gamma+1)(u - l)/\varepsilon` times
     :func:`heavy_tail_largest_draw`, a bound from public parameters only; where that could reach :math:`10^{308}`
-    the call raises ``ValueError`` before looking at the data. Notebook 05.
+    the call raises ``ValueError`` before looking at the data. Lesson 06.
     """
     beta = heavy_tail_beta(epsilon, gamma)
     xs = _padded_sorted(data, lower, upper)

@@ -356,3 +356,13 @@ def test_smooth_median_releases_are_finite_or_refused() -> None:
     rng = np.random.default_rng(3)
     values = [smooth_median_release_pure(data, 0.0, 100.0, 1.0, rng, gamma=1.06).value for _ in range(5_000)]
     assert np.isfinite(values).all()
+
+
+def test_smooth_median_never_exceeds_the_global_bound() -> None:
+    """Lesson 06: the log-domain scores may round above u - l by an ulp; the result is capped at u - l."""
+    assert smooth_sensitivity_median((0, 100, 100), 0, 100, 0.1) == 100.0
+    rng = np.random.default_rng(6)
+    for _ in range(200):
+        data = rng.choice([0, 100, 50], size=rng.integers(1, 12))
+        beta = float(rng.uniform(1e-4, 2.0))
+        assert smooth_sensitivity_median(data, 0, 100, beta) <= 100.0

@@ -1,0 +1,233 @@
+"""The exercises of lesson 06 (smooth sensitivity in practice): the right answers and the mistakes each one must
+catch."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from functools import cache
+
+import numpy as np
+
+from dpteach import datasets, ptr, smooth
+from dpteach.exercises.core import Exercise, Function, Mistake, Number, register
+
+LOWER, UPPER = 0, 100                # the lesson's clipping range for ages and its median examples
+EPSILON = 1.0
+PUBLIC_SIZE = 48_842                 # the public bound N on the size of the Adult data; delta = 1/N^2
+ADULT_SIZE = 32_561                  # the private size n of the lesson's data (the chapter's delta uses it)
+
+
+def _beta(size: int) -> float:
+    return smooth.laplace_beta(EPSILON, 1 / size**2)
+
+
+# --- Exercise 1: the factor that repairs Definition 19 (exp(beta) at the public delta) --------------------------
+
+# --- Exercise 2: the smooth bound of a small mean ---------------------------------------------------------------
+
+SURVEY_SIZE, SURVEY_BOUND = 50, 100  # n = 50 answers in [0, 100]; published bound N = 100
+
+
+def _smoothed_mean_bound(beta: float, ls_at_distance: np.ndarray) -> float:
+    return float(np.max(np.exp(-beta * np.arange(ls_at_distance.size)) * ls_at_distance))
+
+
+def survey_final(beta: float, book: bool = False, factor: float = 2.0) -> float:
+    """``factor`` times the maximum over k = 0..n of exp(-beta k) A(k), with the bound (u - l)/max(n - k, 1) or
+    the chapter's u/(n - k + 1)."""
+    ks = np.arange(SURVEY_SIZE + 1)
+    curve = (ptr.book_mean_ls_at_distance(SURVEY_SIZE, ks, UPPER) if book
+             else ptr.mean_ls_at_distance(SURVEY_SIZE, ks, LOWER, UPPER))
+    return factor * _smoothed_mean_bound(beta, np.asarray(curve, dtype=float))
+
+
+# --- Exercise 3: the ratio of standard deviations on the first 100 ages -----------------------------------------
+
+FIRST = 100
+
+
+@cache
+def _first_ages() -> tuple[int, ...]:
+    return tuple(int(v) for v in datasets.load_adult()["Age"].to_numpy()[:FIRST])
+
+
+def _s(beta: float) -> float:
+    return smooth.smooth_sensitivity_median(_first_ages(), LOWER, UPPER, beta)
+
+
+def _sd_laplace(beta: float) -> float:
+    return math.sqrt(2) * 2 * _s(beta) / EPSILON
+
+
+def _sd_heavy(beta: float) -> float:
+    return smooth.heavy_tail_std() * smooth.heavy_tail_scale(_s(beta), EPSILON)
+
+
+# --- Exercise 4: smooth_median(data, beta) from the closed formula ----------------------------------------------
+
+def _padded(data: Sequence[float]) -> list[float]:
+    return [LOWER, *sorted(min(max(float(v), LOWER), UPPER) for v in data), UPPER]
+
+
+def _pairs_max(data: Sequence[float], beta: float, *, padded: bool = True, shift: int = 1,
+               smallest_gap: int = 0, largest_gap: float = math.inf, j_from_m: bool = True) -> float:
+    """max over i <= m <= j of (x_(j) - x_(i)) exp(-beta (j - i - shift)) with
+    smallest_gap <= j - i - 1 < largest_gap (and j > m when not ``j_from_m``)."""
+    xs = _padded(data) if padded else [math.nan, *sorted(min(max(float(v), LOWER), UPPER) for v in data)]
+    m = math.ceil(len(data) / 2)
+    first = 0 if padded else 1
+    scores = [(xs[j] - xs[i]) * math.exp(-beta * (j - i - shift))
+              for i in range(first, m + 1) for j in range(m if j_from_m else m + 1, len(xs))
+              if smallest_gap <= j - i - 1 < largest_gap]
+    return max(scores, default=0.0)
+
+
+def smooth_median_truth(data: Sequence[float], beta: float) -> float:
+    return smooth.smooth_sensitivity_median(data, LOWER, UPPER, beta)
+
+
+def mistake_no_padding(data: Sequence[float], beta: float) -> float:
+    """The pairs within the data only, without x_(0) = l and x_(n+1) = u."""
+    return _pairs_max(data, beta, padded=False)
+
+
+def mistake_from_k_1(data: Sequence[float], beta: float) -> float:
+    """Definition 19: k >= 1, that is only the pairs with j - i - 1 >= 1."""
+    return _pairs_max(data, beta, smallest_gap=1)
+
+
+def mistake_j_after_m(data: Sequence[float], beta: float) -> float:
+    """j from m + 1 (``range(m + 1, n + 2)``): the pairs that end at the median itself are left out."""
+    return _pairs_max(data, beta, j_from_m=False)
+
+
+def mistake_k_below_200(data: Sequence[float], beta: float) -> float:
+    """The chapter's loop over k < 200 only: the pairs with j - i - 1 >= 200 are left out."""
+    return _pairs_max(data, beta, largest_gap=200)
+
+
+def mistake_exponent_j_minus_i(data: Sequence[float], beta: float) -> float:
+    """The discount exp(-beta (j - i)), one step too many."""
+    return _pairs_max(data, beta, shift=0)
+
+
+def mistake_local_only(data: Sequence[float], beta: float) -> float:
+    """The local sensitivity A(0) alone: the pairs with j - i - 1 = 0."""
+    xs = _padded(data)
+    m = math.ceil(len(data) / 2)
+    return max(xs[m] - xs[m - 1], xs[m + 1] - xs[m])
+
+
+@cache
+def smooth_median_cases() -> tuple[tuple[tuple[int, ...], float], ...]:
+    """Small adversarial multisets (one record, duplicates, extremes, an even size, A(0) = A(1) with the maximum
+    at k = 0), lesson 05's five numbers, and samples of ages, at several beta."""
+    ages = datasets.load_adult()["Age"].to_numpy()
+    rng = np.random.default_rng(606)
+    samples = [tuple(int(v) for v in rng.choice(ages, size=size, replace=False)) for size in (9, 14, 40, 301)]
+    beta = _beta(PUBLIC_SIZE)
+    return (
+        ((37,), 0.5),                                   # one record: only the padding gives a gap
+        ((0, 100, 0, 100, 0), beta),                    # A(0) = A(1) = 100: starting at k = 1 falls short
+        ((50, 50, 50), 0.1),                            # duplicates
+        ((0, 0, 0), 1.0),                               # the lower end repeated
+        ((20, 20, 80, 80), 0.05),                       # even size, two pairs of duplicates
+        ((12, 30, 45, 71, 88), 0.3),                    # distinct values
+        ((0, 50, 50, 50, 100), beta),
+        ((0, 0, 50, 50, 100), beta),
+        ((-5, 30, 120), 0.2),                           # values outside [0, 100] are clipped first
+        (samples[0], beta),
+        (samples[1], 0.2),
+        (samples[2], 0.02),
+        ((0, 100, 100), 0.1),                           # the best pair ends at the median: j = m counts
+        ((30, 60, 61), 0.5),                            # the same, inside the range
+        (samples[3], 0.001),                            # 301 ages, small beta: the best pair is >= 200 apart
+    )
+
+
+def show_smooth_case(case: tuple) -> str:
+    data, beta = case
+    return f"data = {data}, beta = {beta:.6g}"
+
+
+register(
+    Exercise(
+        "06.1", "Definition 19, repaired",
+        (Number(lambda: math.exp(_beta(PUBLIC_SIZE)), decimals=4),),
+        (Mistake(1.0,
+                 {"en": "Definition 19's S can fall below S*: leaving out k = 0 loses up to a factor e^(−β)",
+                  "zh": "书中框架（k 从 1 开始）的 S 可能小于 S*：漏掉 k = 0 最多会损失一个因子 e^(−β)"}),
+         Mistake(2.0,
+                 {"en": "the 2 of 2S/ε belongs to the noise scale, not to the repair of S",
+                  "zh": "2S/ε 里的 2 属于噪声尺度，与修正 S 无关"}),
+         Mistake(math.exp(-_beta(PUBLIC_SIZE)),
+                 {"en": "that factor is below 1: it makes S smaller, where S needs lifting",
+                  "zh": "这个因子小于 1：它让 S 更小，而 S 需要被抬高"}),
+         Mistake(math.exp(_beta(ADULT_SIZE)),
+                 {"en": "that β comes from δ = 1/n² with n = 32,561; use the lesson's δ = 1/N², N = 48,842",
+                  "zh": "那个 β 来自 n = 32,561 时的 δ = 1/n²；请用本课的 δ = 1/N²，N = 48,842"})),
+    ),
+    Exercise(
+        "06.2", "the smooth bound of a small mean",
+        (Number(lambda: survey_final(_beta(SURVEY_BOUND))),),
+        (Mistake(2 * (UPPER - LOWER) / SURVEY_SIZE,
+                 {"en": "that is 2(u − l)/n, the k = 0 term: with only 50 records the maximum is no longer at k = 0",
+                  "zh": "那是 k = 0 那一项 2(u − l)/n：只有 50 条记录时，最大值已经不在 k = 0 处"}),
+         Mistake(survey_final(_beta(SURVEY_SIZE)),
+                 {"en": "that β uses δ = 1/n² from the private n = 50; take δ from the published bound N = 100",
+                  "zh": "那个 β 用的是由私有的 n = 50 得到的 δ = 1/n²；δ 应当取自公开的上界 N = 100"}),
+         Mistake(survey_final(_beta(SURVEY_BOUND), book=True),
+                 {"en": "that uses the chapter's u/(n − k + 1), which leaves out removals; use (u − l)/max(n − k, 1)",
+                  "zh": "那用的是书中的 u/(n − k + 1)，它没有算删除；应当用 (u − l)/max(n − k, 1)"}),
+         Mistake(survey_final(_beta(SURVEY_BOUND), factor=1.0),
+                 {"en": "that is S; the final sensitivity of the chapter is 2S",
+                  "zh": "那是 S；书中的最终敏感度是 2S"})),
+    ),
+    Exercise(
+        "06.3", "which noise is wider?",
+        (Number(lambda: _sd_heavy(smooth.heavy_tail_beta(EPSILON)) / _sd_laplace(_beta(PUBLIC_SIZE))),),
+        (Mistake(smooth.heavy_tail_scale(_s(smooth.heavy_tail_beta(EPSILON)), EPSILON)
+                 / (2 * _s(_beta(PUBLIC_SIZE)) / EPSILON),
+                 {"en": "that compares the noise scales 10S/ε and 2S/ε; Laplace's standard deviation is √2 times "
+                        "its scale",
+                  "zh": "那比较的是噪声尺度 10S/ε 和 2S/ε；拉普拉斯噪声的标准差是其尺度的 √2 倍"}),
+         Mistake(_sd_heavy(_beta(PUBLIC_SIZE)) / _sd_laplace(_beta(PUBLIC_SIZE)),
+                 {"en": "the heavy tail's S must be computed at its own β = ε/10, not at Laplace's",
+                  "zh": "重尾噪声的 S 必须用它自己的 β = ε/10 计算，而不是拉普拉斯的 β"}),
+         Mistake(_sd_laplace(_beta(PUBLIC_SIZE)) / _sd_heavy(smooth.heavy_tail_beta(EPSILON)),
+                 {"en": "that is Laplace over the heavy tail; the question divides the other way",
+                  "zh": "那是拉普拉斯除以重尾噪声；题目要的是反过来相除"}),
+         Mistake(_sd_heavy(smooth.heavy_tail_beta(EPSILON)) / _sd_laplace(_beta(ADULT_SIZE)),
+                 {"en": "that Laplace β uses δ = 1/n² with n = 32,561; use the lesson's δ = 1/N², N = 48,842",
+                  "zh": "那个拉普拉斯的 β 用的是 n = 32,561 时的 δ = 1/n²；请用本课的 δ = 1/N²，N = 48,842"})),
+    ),
+    Exercise(
+        "06.4", "the smooth median from its formula",
+        (Function(smooth_median_cases, smooth_median_truth, show=show_smooth_case),),
+        (Mistake(mistake_no_padding,
+                 {"en": "pad the sorted data with both ends of the clipping range: a replacement can bring either "
+                        "end in",
+                  "zh": "要在排序后的数据两端补上裁剪范围的两个端点：替换可能带进来任何一端"}),
+         Mistake(mistake_from_k_1,
+                 {"en": "that is Definition 19, k from 1: it leaves out the pairs with j − i − 1 = 0, the local "
+                        "sensitivity itself",
+                  "zh": "那是书中框架的做法，k 从 1 开始：它漏掉了 j − i − 1 = 0 的那些对，也就是局部敏感度本身"}),
+         Mistake(mistake_j_after_m,
+                 {"en": "j runs from m, not m + 1: a pair may end at the median itself",
+                  "zh": "j 从 m 开始，而不是 m + 1：一对下标可以正好止于中位数本身"}),
+         Mistake(mistake_k_below_200,
+                 {"en": "that stops at j − i − 1 < 200, like the chapter's loop over k: S is the maximum over every "
+                        "k, and with a small β far pairs can win",
+                  "zh": "那在 j − i − 1 < 200 处就停了，和书中对 k 的循环一样：S 是对所有 k 取的最大值，"
+                        "β 很小时远处的对也可能胜出"}),
+         Mistake(mistake_exponent_j_minus_i,
+                 {"en": "the discount is exp(−β(j − i − 1)): two neighbouring order statistics are k = 0 steps "
+                        "apart",
+                  "zh": "折扣是 exp(−β(j − i − 1))：相邻的两个顺序统计量相距 k = 0 步"}),
+         Mistake(mistake_local_only,
+                 {"en": "that is the local sensitivity A(0): the smooth sensitivity also looks at pairs farther from "
+                        "the median, discounted",
+                  "zh": "那是局部敏感度 A(0)：平滑敏感度还要看离中位数更远、打了折扣的那些对"})),
+    ),
+)
