@@ -4,9 +4,20 @@ Each lesson's exercises, their right answers and the mistakes they must catch li
 importing this package registers them all in :data:`EXERCISES`.
 """
 
-from dpteach.exercises import lesson01, lesson02, lesson03, lesson04, lesson05, lesson08, lesson09, lesson10, lessonA1
+from dpteach.exercises import (
+    lesson01,
+    lesson02,
+    lesson03,
+    lesson04,
+    lesson05,
+    lesson07,
+    lesson08,
+    lesson09,
+    lesson10,
+    lessonA1,
+)
 from dpteach.exercises.core import EXERCISES, RECORDED, Exercise, Mistake, Verdict, check, checker, judge
 
-LESSONS = (lesson01, lesson02, lesson03, lesson04, lesson05, lesson08, lesson09, lesson10, lessonA1)
+LESSONS = (lesson01, lesson02, lesson03, lesson04, lesson05, lesson07, lesson08, lesson09, lesson10, lessonA1)
 
 __all__ = ["EXERCISES", "LESSONS", "RECORDED", "Exercise", "Mistake", "Verdict", "check", "checker", "judge"]
