@@ -148,3 +148,36 @@ def test_default_noise_is_exact_and_textbook_noise_stays_available():
     assert np.allclose(np.array(contiguous) / grid, np.round(np.array(contiguous) / grid), atol=1e-6)
     with pytest.raises(ValueError, match="noise must be 'exact' or 'textbook'"):
         sample_and_aggregate(AGES, np.mean, 10, 20.0, 80.0, 1.0, np.random.default_rng(0), noise="numpy")
+
+
+def test_book_k_6000_contiguous_chunks_hold_five_or_six_but_shuffled_ones_do_not():
+    """Lesson 07: contiguous slices of 6 rows hold 6 people (the last one 5); shuffled labels give random sizes,
+    a Binomial(n, 1/K): about a third of the chunks hold 5 or 6 and some are empty."""
+    n = len(AGES)
+    size, formed = contiguous_layout(n, 6000)
+    assert (size, formed) == (6, 5427) and n - (formed - 1) * size == 5
+    sizes = np.bincount(np.random.default_rng(0).integers(0, 6000, size=n), minlength=6000)
+    assert sizes.min() == 0 and sizes.max() >= 13
+    share = np.isin(sizes, [5, 6]).mean()
+    p = 1 / 6000
+    expected = sum(math.comb(n, j) * p**j * (1 - p) ** (n - j) for j in (5, 6))
+    assert 0.32 < expected < 0.33 and abs(share - expected) < 0.03
+
+
+def test_midpoint_for_empty_chunks_would_pull_the_mean_at_k_6000():
+    """Lesson 07: 26.4 empty chunks expected at K = 6000; a midpoint answer would pull the mean by +0.0502."""
+    n, mean = len(AGES), AGES.mean()
+    empty = 6000 * (1 - 1 / 6000) ** n
+    assert round(empty, 1) == 26.4
+    assert round(empty / 6000 * (50 - mean), 4) == 0.0502
+
+
+def test_safe_contiguous_release_at_k_10_sits_on_a_12_year_grid_whose_point_36_is_6_691_percent_off():
+    """Lesson 07: the snapped release's grid is 2 (u - l)/(c epsilon) = 12 years at K = 10; the grid point nearest
+    the mean is 36, |36 - mean|/mean = 6.691%: what an error histogram of safe releases would show."""
+    mean = AGES.mean()
+    values = np.array([sample_and_aggregate(AGES, np.mean, 10, 20.0, 80.0, 1.0, np.random.default_rng(s)).value
+                       for s in range(30)])
+    assert np.allclose(values / 12, np.round(values / 12))
+    assert np.mean(values == 36.0) > 0.4
+    assert round(abs(36 - mean) / mean * 100, 3) == 6.691

@@ -11,6 +11,7 @@ from dpteach.exercises import (
     lesson04,
     lesson05,
     lesson06,
+    lesson07,
     lesson08,
     lesson09,
     lesson10,
@@ -18,6 +19,7 @@ from dpteach.exercises import (
 )
 from dpteach.exercises.core import EXERCISES, RECORDED, Exercise, Mistake, Verdict, check, checker, judge
 
-LESSONS = (lesson01, lesson02, lesson03, lesson04, lesson05, lesson06, lesson08, lesson09, lesson10, lessonA1)
+LESSONS = (lesson01, lesson02, lesson03, lesson04, lesson05, lesson06, lesson07, lesson08, lesson09, lesson10,
+           lessonA1)
 
 __all__ = ["EXERCISES", "LESSONS", "RECORDED", "Exercise", "Mistake", "Verdict", "check", "checker", "judge"]
