@@ -404,8 +404,8 @@ def test_phone_pages_fit_figures_readable_no_console_warnings(browser: Any, site
             page.wait_for_timeout(300)  # the widget renderer's last layout
             fit = page.evaluate(OFF_PAGE_JS)
             name = path.relative_to(site).as_posix()
-            if path.stem.startswith("07"):
-                page.screenshot(path=str(screenshots / "book_07_390x844.png"))
+            if path.name == Path(ZH_PAGE).name.replace(".zh", ""):  # the book chapter: long names, wide tables
+                page.screenshot(path=str(screenshots / f"book_{path.stem[:2]}_390x844.png"))
             assert fit["width"] <= fit["vw"], f"{name}: the page is {fit['width']} px wide on a {fit['vw']} px screen"
             assert fit["off"] == [], f"{name}: runs off the screen: {fit['off']}"
             assert fit["controls"] == [], f"{name}: widget controls cut off at (left, right): {fit['controls']}"
