@@ -4,7 +4,8 @@ Every page opens from disk without a console error and without asking another ho
 are typeset by the vendored MathJax and no raw TeX is left; every image loads; the site's links all lead
 somewhere (the whole site crawled, anchors included); search, served from 127.0.0.1, finds "sensitivity"; the
 Chinese edition draws each of its characters with the bundled font. Each notebook page offers its .ipynb and
-its deck, folds its solutions, chains to the next page in file order, and shows its figures at a readable size.
+its deck, folds its solutions, chains to the next page in file order, and shows its figures at a readable size. A
+phone held upright follows a page's Slides link and can read the deck.
 """
 
 from __future__ import annotations
