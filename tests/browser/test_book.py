@@ -4,7 +4,8 @@ Every page opens from disk without a console error and without asking another ho
 are typeset by the vendored MathJax and no raw TeX is left; every image loads; the site's links all lead
 somewhere (the whole site crawled, anchors included); search, served from 127.0.0.1, finds "sensitivity"; the
 Chinese edition draws each of its characters with the bundled font. Each notebook page offers its .ipynb and
-its deck, folds its solutions, chains to the next page in file order, and shows its figures at a readable size.
+its deck, folds its solutions, chains to the next page in file order, and shows its figures at a readable size. A
+phone held upright follows a page's Slides link and can read the deck.
 """
 
 from __future__ import annotations
@@ -83,10 +84,14 @@ class Visit:
     """A fresh browser context that aborts and records every request leaving the machine, and keeps the page's
     console errors and uncaught exceptions."""
 
-    def __init__(self, browser: Any, allowed: tuple[str, ...] = LOCAL_SCHEMES, viewport: dict | None = None):
+    def __init__(self, browser: Any, allowed: tuple[str, ...] = LOCAL_SCHEMES, viewport: dict | None = None,
+                 phone: bool = False):
         self.outside: list[str] = []
         self.errors: list[str] = []
-        self.context = browser.new_context(viewport=viewport or SCREEN)
+        # A phone honours the page's viewport tag (without one it lays a page out 980 px wide), has touch, 2x pixels.
+        self.context = browser.new_context(viewport=viewport or SCREEN,
+                                           **({"is_mobile": True, "has_touch": True, "device_scale_factor": 2}
+                                              if phone else {}))
 
         def route(route: Any) -> None:
             if route.request.url.startswith(allowed):
@@ -404,8 +409,8 @@ def test_phone_pages_fit_figures_readable_no_console_warnings(browser: Any, site
             page.wait_for_timeout(300)  # the widget renderer's last layout
             fit = page.evaluate(OFF_PAGE_JS)
             name = path.relative_to(site).as_posix()
-            if path.stem.startswith("07"):
-                page.screenshot(path=str(screenshots / "book_07_390x844.png"))
+            if path.name == Path(ZH_PAGE).name.replace(".zh", ""):  # the book chapter: long names, wide tables
+                page.screenshot(path=str(screenshots / f"book_{path.stem[:2]}_390x844.png"))
             assert fit["width"] <= fit["vw"], f"{name}: the page is {fit['width']} px wide on a {fit['vw']} px screen"
             assert fit["off"] == [], f"{name}: runs off the screen: {fit['off']}"
             assert fit["controls"] == [], f"{name}: widget controls cut off at (left, right): {fit['controls']}"
@@ -442,5 +447,117 @@ def test_search_excerpts_are_plain_text(browser: Any, server: str, screenshots: 
         assert tex == [], f"raw TeX in excerpts: {tex}"
         assert theme == [], f"the theme's text in excerpts: {theme}"
         assert visit.errors == [], visit.errors
+    finally:
+        visit.close()
+
+
+# On the present slide: each line of text as drawn on the phone's screen (its font size in screen px, measured from
+# its line box against the same font at 100 px outside the deck, times the page's pinch scale), whether the slide
+# scrolls, and where the arrows and the slide's text lie.
+DRAWN_TEXT_JS = """() => {
+    const slide = [...document.querySelectorAll('.reveal .slides section.present')].at(-1);
+    const probe = document.createElement('span');
+    document.body.appendChild(probe);
+    const lines = [];
+    const walker = document.createTreeWalker(slide, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+        const el = n.parentElement;
+        const skip = '.MathJax, .mjx-chtml, .MJX_Assistive_MathML, .MathJax_Display, table, .jupyter-widgets';
+        if (!n.nodeValue.trim() || el.closest(skip)
+            || !el.checkVisibility({checkOpacity: true, checkVisibilityCSS: true})) continue;
+        const range = document.createRange();
+        range.selectNodeContents(n);
+        const box = range.getClientRects()[0];
+        if (!box || !box.height) continue;
+        const s = getComputedStyle(el);
+        probe.style.cssText = 'position:absolute; visibility:hidden; white-space:pre; font-size:100px;'
+            + `line-height:normal; font-family:${s.fontFamily}; font-weight:${s.fontWeight}; font-style:${s.fontStyle}`;
+        probe.textContent = n.nodeValue.trim().slice(0, 12);
+        const ref = document.createRange();
+        ref.selectNodeContents(probe);
+        const drawn = box.height * 100 / ref.getClientRects()[0].height * window.visualViewport.scale;
+        lines.push({kind: el.closest('pre') ? 'code' : el.closest('p, li') ? 'body' : 'other',
+                    px: Math.round(drawn * 10) / 10, text: n.nodeValue.trim().slice(0, 40),
+                    left: box.left, right: box.right, bottom: box.bottom});
+    }
+    probe.remove();
+    const arrows = [...document.querySelectorAll('.reveal .controls button.enabled')]
+        .map(b => b.getBoundingClientRect());
+    const frame = slide.getBoundingClientRect();
+    return {slide: location.hash, vw: document.documentElement.clientWidth,
+            pageWidth: document.documentElement.scrollWidth, lines,
+            scrolls: slide.scrollHeight > slide.clientHeight + 1,
+            slideBottom: frame.bottom, arrowsTop: Math.min(...arrows.map(a => a.top)), arrows: arrows.length};
+}"""
+# Body text is 20 slide px; on a 390 px phone held upright the deck's scale is 0.78 (15.6 px), and a slide a little
+# too tall is zoomed out to 85% at least (13.2 px). Code is drawn a little smaller (12.5 px on a zoomed slide).
+PHONE_MIN_BODY_PX = 13
+PHONE_MIN_CODE_PX = 12
+
+
+def test_deck_from_the_slides_link_is_readable_on_a_phone_held_upright(browser: Any, site: Path,
+                                                                       screenshots: Path) -> None:
+    """A phone (390x844, touch, pinch scale as the page asks) follows a lesson page's Slides link: on each of its
+    first slides (fragments included) body text is drawn at >= 13 px and code at >= 12 px on the screen, no text
+    runs past the screen's edges, the arrows lie below the slide, and a slide taller than the screen scrolls under
+    a finger (a touch drag up) instead of changing slide (the first such slide, however far). On the 16:9 layout
+    the same text was drawn at ~5 px."""
+    lesson = next(nb for nb in _notebooks()[1:] if not nb.name.endswith(".zh.ipynb"))
+    visit = Visit(browser, viewport=PHONE, phone=True)
+    try:
+        page = visit.open((site / "notebooks" / f"{lesson.stem}.html").as_uri())
+        page.locator("a.dpteach-slides-link").first.click()
+        page.wait_for_selector(".reveal.ready")
+        page.wait_for_function("() => window.MathJax && window.MathJax.isReady === true")
+        page.evaluate("() => document.fonts.ready")
+        body, code, scrolled, seen = [], [], None, set()
+        for step in range(60):  # the first 12 steps, then on to the first slide that scrolls
+            if step >= 12 and scrolled is not None:
+                break
+            if step:
+                page.locator(".reveal .controls .navigate-right.enabled, .reveal .controls .navigate-down.enabled")\
+                    .last.click()
+            page.wait_for_timeout(400)  # the deck lays the step out (fit, MathJax)
+            state = page.evaluate(DRAWN_TEXT_JS)
+            seen.add(state["slide"])
+            if step == 2:
+                page.screenshot(path=str(screenshots / "book_deck_390x844.png"))
+            where = f"{lesson.stem} deck, slide {state['slide']}"
+            assert state["pageWidth"] <= state["vw"] == PHONE["width"], \
+                f"{where}: laid out {state['pageWidth']} px wide on a {state['vw']} px screen"
+            assert state["arrows"] and state["arrowsTop"] >= state["slideBottom"] - 1, \
+                f"{where}: the arrows (top {state['arrowsTop']:.0f} px) lie over the slide (bottom" \
+                f" {state['slideBottom']:.0f} px)"
+            off = [line["text"] for line in state["lines"] if line["left"] < -0.5 or line["right"] > state["vw"] + 0.5]
+            assert off == [], f"{where}: text past the screen's edge: {off}"
+            body += [(line["px"], line["text"], where) for line in state["lines"] if line["kind"] == "body"]
+            code += [(line["px"], line["text"], where) for line in state["lines"] if line["kind"] == "code"]
+            if state["scrolls"] and scrolled is None:
+                section = page.locator(".reveal .slides section.present:not(.stack)").last
+                box = section.bounding_box()
+                x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] * 0.75
+                cdp = visit.context.new_cdp_session(page)  # a finger: down, ten moves up 30 px apart, lifted
+                cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
+                for i in range(1, 11):
+                    cdp.send("Input.dispatchTouchEvent",
+                             {"type": "touchMove", "touchPoints": [{"x": x, "y": y - 30 * i}]})
+                    page.wait_for_timeout(16)
+                cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+                page.wait_for_timeout(400)
+                scrolled = (section.evaluate("s => s.scrollTop"), page.evaluate("() => location.hash"), where)
+                page.screenshot(path=str(screenshots / "book_deck_390x844_scrolled.png"))
+        page.screenshot(path=str(screenshots / "book_deck_390x844_last.png"))
+        assert len(seen) >= 4 and len(body) > 20 and code, (seen, len(body), len(code))
+        small = sorted(b for b in body if b[0] < PHONE_MIN_BODY_PX)[:5]
+        assert small == [], f"body text drawn below {PHONE_MIN_BODY_PX} px: {small}"
+        small = sorted(c for c in code if c[0] < PHONE_MIN_CODE_PX)[:5]
+        assert small == [], f"code drawn below {PHONE_MIN_CODE_PX} px: {small}"
+        assert scrolled is not None, "none of the first slides is taller than the phone: the scroll is not checked"
+        top, hash_after, where = scrolled
+        assert top > 50 and hash_after == where.split("slide ")[1], \
+            f"{where}: a touch drag up scrolled the slide by {top} px and left it at {hash_after}"
+        print(f"{lesson.stem} at 390x844: body text {min(b[0] for b in body)}-{max(b[0] for b in body)} px,"
+              f" code from {min(c[0] for c in code)} px, over {len(seen)} slides")
+        assert visit.errors == [] and visit.outside == [], (visit.errors, visit.outside)
     finally:
         visit.close()

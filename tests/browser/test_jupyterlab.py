@@ -125,11 +125,11 @@ def test_explorer_appears_and_reacts_to_the_slider(notebook_page: tuple[Any, lis
     page, outside = notebook_page
     explorer = _explorer(page)
     explorer.scroll_into_view_if_needed()
-    page.screenshot(path=str(screenshots / "jupyterlab_01_explorer_before.png"))
+    page.screenshot(path=str(screenshots / "jupyterlab_02_explorer_before.png"))
     before, after = _nudge_k(page, explorer)
     assert after != before
     explorer.scroll_into_view_if_needed()
-    page.screenshot(path=str(screenshots / "jupyterlab_01_explorer_after_k2.png"))
+    page.screenshot(path=str(screenshots / "jupyterlab_02_explorer_after_k2.png"))
     failed = page.locator(".jp-OutputArea-output", has_text="Traceback (most recent call last)").count()
     assert failed == 0, f"{failed} cell(s) raised an error"
     assert outside == [], f"JupyterLab asked other hosts: {outside}"
@@ -152,7 +152,7 @@ def slideshow(notebook_page: tuple[Any, list[str]]) -> Any:
 
 def test_slideshow_opens_on_the_selected_cells_slide_fully(slideshow: Any, screenshots: Path) -> None:
     page = slideshow
-    page.screenshot(path=str(screenshots / "deck_01_start.png"))
+    page.screenshot(path=str(screenshots / "deck_02_start.png"))
     last = page.evaluate("() => window.jupyterapp.shell.currentWidget.content.widgets.length - 1")
     on_screen = [int(i) for i in page.evaluate(POSITION).split(",") if i]
     assert last in on_screen, f"the deck opened on cells {on_screen}, not on the selected cell {last}"
@@ -176,7 +176,7 @@ def test_explorer_is_live_and_on_screen_in_the_slideshow(slideshow: Any, screens
     page.locator('.jp-NotebookPanel-toolbar [data-command="deck:toggle"]').first.click()
     page.wait_for_selector(PRESENTING, state="attached")
     page.wait_for_timeout(1500)  # the deck scrolls to the slide
-    page.screenshot(path=str(screenshots / "deck_01_explorer.png"))
+    page.screenshot(path=str(screenshots / "deck_02_explorer.png"))
     explorer.wait_for(state="visible")
     for control in explorer.locator(".widget-slider, .widget-dropdown, .widget-toggle-buttons").all():
         box = control.bounding_box()
@@ -187,7 +187,7 @@ def test_explorer_is_live_and_on_screen_in_the_slideshow(slideshow: Any, screens
     before, after = _nudge_k(page, explorer)
     assert after != before
     assert page.evaluate(POSITION) == position, "nudging the slider moved the deck"
-    page.screenshot(path=str(screenshots / "deck_01_explorer_after_k2.png"))
+    page.screenshot(path=str(screenshots / "deck_02_explorer_after_k2.png"))
 
 
 PROSE = f"{ONSCREEN} .jp-RenderedMarkdown :is(p, li):visible"
@@ -210,7 +210,7 @@ def test_text_is_large_enough_for_a_classroom(slideshow: Any, screenshots: Path)
         page.wait_for_timeout(300)  # the deck scrolls to the slide
     else:
         pytest.fail("no slide with both prose and code within 15 steps back")
-    page.screenshot(path=str(screenshots / "deck_01_text_size.png"))
+    page.screenshot(path=str(screenshots / "deck_02_text_size.png"))
     wide = page.evaluate(f"""() => [...document.querySelectorAll('{ONSCREEN} .cm-scroller')]
         .filter(s => s.scrollWidth > s.clientWidth + 1).map(s => s.innerText.slice(0, 60))""")
     assert wide == [], f"code runs off the slide sideways: {wide}"
@@ -229,7 +229,7 @@ def test_clicker_keys_move_the_slideshow(slideshow: Any, screenshots: Path) -> N
         start = page.evaluate(STEP)
         page.keyboard.press(forward)
         page.wait_for_function(f"(start) => ({STEP})() !== start", arg=start)
-        page.screenshot(path=str(screenshots / f"deck_01_after_{forward}.png"))
+        page.screenshot(path=str(screenshots / f"deck_02_after_{forward}.png"))
         page.keyboard.press(back)
         page.wait_for_function(f"(start) => ({STEP})() === start", arg=start)
 
@@ -253,7 +253,7 @@ def test_clicker_keys_step_back_from_the_last_slide(slideshow: Any, screenshots:
         page.keyboard.press(back)
         page.wait_for_function(f"(start) => ({STEP})() !== start", arg=start)
     assert page.evaluate(POSITION) != last_slide, "five steps back never left the last slide"
-    page.screenshot(path=str(screenshots / "deck_01_two_back_from_the_end.png"))
+    page.screenshot(path=str(screenshots / "deck_02_two_back_from_the_end.png"))
 
 
 @contextmanager

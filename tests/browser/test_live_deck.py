@@ -3,7 +3,7 @@
 The notebook with the median neighbour table and the explorer widget, all cells run, presented at 1280x720 (and
 the slides the issue named also at 1920x1080): every slide opens at its top, no slide has a horizontal scrollbar,
 no "Jupyter news" prompt covers the deck, and after a click anywhere on a slide but an input widget the clicker's
-keys still move the deck. (Editing code while presenting is not covered here.)
+keys still move the deck, while a double click on code opens its editor (type, run, Escape, and the keys move on).
 """
 
 from __future__ import annotations
@@ -178,6 +178,50 @@ def test_keys_move_the_deck_after_a_click_on_the_slide(tall_deck: tuple[Any, Pat
         page.wait_for_function(f"(start) => ({STEP})() === start", arg=start, timeout=5000)
         assert page.evaluate(DECK_STATE)["slide"].split(",").count(str(index)) == 1, f"{name}: back elsewhere"
     page.screenshot(path=str(screenshots / "live_deck_after_clicks.png"))
+
+
+SOURCE = "() => window.jupyterapp.shell.currentWidget.content.activeCell.model.sharedModel.getSource()"
+EDITOR_STATE = """() => { const nb = window.jupyterapp.shell.currentWidget.content;
+    return {mode: nb.mode, active: nb.activeCellIndex,
+            focused: !!document.activeElement && !!document.activeElement.closest('.jp-Cell .cm-editor')}; }"""
+
+
+def test_double_click_edits_code_while_presenting(tall_deck: tuple[Any, Path], screenshots: Path) -> None:
+    """On the median table's slide a double click on the code puts the cursor in its editor (deck still on): typed
+    text lands in the cell, the deck stays on, Ctrl+Enter runs it, Escape leaves the editor and the clicker's Right
+    moves on. The cell's source is put back afterwards."""
+    page, notebook = tall_deck
+    index = _code_index(_cells(notebook), "draw_neighbour_table")
+    _present_from(page, index)
+    cell = page.locator(".jp-Notebook .jp-Cell").nth(index)
+    line = cell.locator(".cm-line").first
+    original = None
+    try:
+        line.dblclick()
+        page.wait_for_timeout(300)
+        state = page.evaluate(EDITOR_STATE)
+        assert state == {"mode": "edit", "active": index, "focused": True}, f"after a double click: {state}"
+        original = page.evaluate(SOURCE)
+        page.keyboard.press("End")
+        page.keyboard.type("  # edited live")
+        assert page.evaluate(SOURCE).splitlines()[0].endswith("# edited live"), page.evaluate(SOURCE)[:200]
+        assert page.locator(PRESENTING).count() == 1, "typing left the deck"
+        page.screenshot(path=str(screenshots / "live_deck_editing.png"))
+        count = f"() => window.jupyterapp.shell.currentWidget.content.widgets[{index}].model.executionCount"
+        before = page.evaluate(count)
+        page.keyboard.press("Control+Enter")  # runs the cell in place
+        page.wait_for_function(f"(before) => ({count})() !== before && ({count})() !== null", arg=before)
+        _wait_idle(page)
+        assert page.locator(PRESENTING).count() == 1, "running the cell left the deck"
+        page.keyboard.press("Escape")
+        page.wait_for_function("() => window.jupyterapp.shell.currentWidget.content.mode === 'command'")
+        start = page.evaluate(STEP)
+        page.keyboard.press("ArrowRight")
+        page.wait_for_function(f"(start) => ({STEP})() !== start", arg=start, timeout=5000)
+    finally:
+        if original is not None:
+            page.evaluate(f"(src) => window.jupyterapp.shell.currentWidget.content.widgets[{index}]"
+                          ".model.sharedModel.setSource(src)", original)
 
 
 def test_no_news_prompt_over_the_deck(browser: Any, lab: Any, screenshots: Path) -> None:
