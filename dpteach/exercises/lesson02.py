@@ -133,7 +133,7 @@ def family_sensitivity(relation: str, k: int = FAMILY_SIZE) -> float:
 
 def family_sensitivity_every_size(k: int = FAMILY_SIZE) -> float:
     """The group sensitivity of the variance at distance k, largest over every dataset size 1..|U|: what a
-    secret size needs, where the exercise asks for the blog's fixed size of six."""
+    secret size needs, where the exercise makes the size public."""
     days = absence_days()
     return max(global_sensitivity(days, size, "var", k=k, relation="symmetric") for size in range(1, days.size + 1))
 
@@ -177,23 +177,25 @@ register(
                       "printed")),
     ),
     Exercise(
-        "02.5", "the noise for a family of four",
-        # one decimal: a scale is a sensitivity over ε = 0.5, so a sensitivity rounded to two decimals (58.33,
-        # or 4 × 39.81) moves it by up to 0.01 × 2 × 4, and the student's rounded work must still be recognised
-        (Number(lambda: family_sensitivity("symmetric") / FAMILY_EPSILON, decimals=1),),
-        (Mistake(family_sensitivity("unbounded") / FAMILY_EPSILON,
-                 "that uses the blog's exactly-k value: a family of four can also remove some records and add "
-                 "others, so use the group distance (relation=\"symmetric\")"),
-         Mistake(family_sensitivity("symmetric", k=1) / FAMILY_EPSILON,
+        "02.5", "the noise for a family of four, n public",
+        # one decimal: a scale is a sensitivity over ε = 0.5, so a sensitivity rounded to two decimals (50.00,
+        # or 4 × 38.89) moves it by up to 0.01 × 2 × 4, and the student's rounded work must still be recognised
+        (Number(lambda: family_sensitivity("bounded") / FAMILY_EPSILON, decimals=1),),
+        (Mistake(family_sensitivity("symmetric") / FAMILY_EPSILON,
+                 "that is the add/remove value with n fixed at six, the blog's convention for its figures: it is "
+                 "not a calibration on its own. n is public here, so the family's change is four replacements"),
+         Mistake(family_sensitivity("unbounded") / FAMILY_EPSILON,
+                 "that uses the blog's exactly-k add/remove value; with n public, a family's change is four "
+                 "replacements (relation=\"bounded\")"),
+         Mistake(family_sensitivity("bounded", k=1) / FAMILY_EPSILON,
                  "that protects one student; the family has four"),
-         Mistake(FAMILY_SIZE * family_sensitivity("symmetric", k=1) / FAMILY_EPSILON,
-                 "that is 4 × the one-student sensitivity of datasets of six, over ε: a family's changes pass "
-                 "through smaller datasets, so this is not the sensitivity at group distance 4 (here it is merely "
-                 "larger)"),
+         Mistake(FAMILY_SIZE * family_sensitivity("bounded", k=1) / FAMILY_EPSILON,
+                 "4 × the one-student sensitivity is valid under replace-one but loose: the sensitivity at "
+                 "distance 4 itself is smaller"),
          Mistake(family_sensitivity_every_size() / FAMILY_EPSILON,
-                 "that is the largest over every dataset size, what a secret size needs; this exercise takes the "
-                 "blog's fixed-n convention, datasets of six (see \"Public or secret size\")"),
-         Mistake(family_sensitivity("symmetric"), "that is the sensitivity; the scale divides it by ε")),
+                 "that is the add/remove value over every dataset size, what a secret size needs; here the size "
+                 "is public (see \"Public or secret size\")"),
+         Mistake(family_sensitivity("bounded"), "that is the sensitivity; the scale divides it by ε")),
     ),
     Exercise(
         "02.6", "copies in the universe under add/remove",
