@@ -69,7 +69,7 @@ from numpy.typing import ArrayLike
 
 from dpteach.mechanisms import check_bounds, check_delta, check_epsilon, check_positive
 from dpteach.ptr import (
-    book_mean_ls_at_distance,
+    book_distance_to_instability,
     book_threshold,
     distance_to_instability,
     mean_ls_at_distance,
@@ -464,11 +464,12 @@ def ptr_batch(version: Literal["book", "corrected"], b: float, epsilon: float, d
 
     def sampler(data: np.ndarray, n: int, rng: np.random.Generator) -> np.ndarray:
         size = data.size
-        if book:
-            values, at = np.minimum(data, UPPER), lambda k: book_mean_ls_at_distance(size, k, UPPER)
+        if book:  # the chapter's loop, stopping at A(k) >= b
+            values, distance = np.minimum(data, UPPER), book_distance_to_instability(size, UPPER, b)
         else:
-            values, at = np.clip(data, LOWER, UPPER), lambda k: mean_ls_at_distance(size, k, LOWER, UPPER)
-        passed = distance_to_instability(at, b, size) + rng.laplace(0.0, 1 / epsilon, size=n) >= threshold
+            values = np.clip(data, LOWER, UPPER)
+            distance = distance_to_instability(lambda k: mean_ls_at_distance(size, k, LOWER, UPPER), b, size)
+        passed = distance + rng.laplace(0.0, 1 / epsilon, size=n) >= threshold
         return np.where(passed, values.mean() + rng.laplace(0.0, b / epsilon, size=n), np.nan)
 
     return sampler

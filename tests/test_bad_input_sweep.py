@@ -267,6 +267,8 @@ SPECS: tuple[Spec, ...] = (
           upper=below(0.0) | real_bad()),
     _spec(ptr.distance_to_instability, {"ls_at_distance": lambda k: k, "b": 1.0, "k_max": 5},
           ls_at_distance=NOT_CALLABLE | BAD_RETURNS, b=positive_bad(), k_max=int_bad(0)),
+    _spec(ptr.book_distance_to_instability, {"n": 5, "upper": 100.0, "b": 1.0}, n=int_bad(1),
+          upper=positive_bad(), b=positive_bad()),
     _spec(ptr.book_threshold, {"epsilon": 1.0, "delta": 0.01}, epsilon=positive_bad(), delta=delta_bad()),
     _spec(ptr.ptr_threshold, {"epsilon": 1.0, "delta": 0.01}, epsilon=positive_bad(),
           delta=delta_bad() | st.floats(min_value=0.5, max_value=0.999)),

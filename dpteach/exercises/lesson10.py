@@ -22,7 +22,7 @@ AUDIT_SEED = 0
 
 # --- Exercise 1: the audit's resolution ------------------------------------------------------------------------
 
-FEW_RUNS = 2_000
+FEW_RUNS = 5_000
 
 
 def book_ptr_at_claimed_epsilon() -> audit.AuditCase:
@@ -110,10 +110,10 @@ def mistake_one_chunk_kept(n_records: int, n_chunks: int) -> float:
 
 register(
     Exercise(
-        "10.1", "ε̂ at 2,000 runs",
+        "10.1", "ε̂ at 5,000 runs",
         (Number(lambda: book_ptr_audit(FEW_RUNS).epsilon_lower),),
         (Mistake(book_ptr_audit(50_000).epsilon_lower,
-                 "that is ε̂ from 50,000 runs per dataset, the table's; rerun the audit with 2,000"),
+                 "that is ε̂ from 50,000 runs per dataset, the table's; rerun the audit with 5,000"),
          Mistake(2 * book_ptr_at_claimed_epsilon().epsilon,
                  "2ε is what the book's PTR spends; ε̂ is only what the runs can show, a lower bound"),
          Mistake(book_ptr_at_claimed_epsilon().epsilon,
