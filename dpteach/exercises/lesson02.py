@@ -119,11 +119,10 @@ def clamped_sum_sensitivity(relation: str) -> float:
     return global_sensitivity(grid, DOMAIN_SIZE, "sum", relation=relation)
 
 
-# --- Exercise 5 and 6: a family of four, copies in the universe ----------------------------------------------------
+# --- Exercise 5: a family of four ----------------------------------------------------------------------------------
 
 FAMILY_SIZE, DATASET_SIZE = 4, 6
 FAMILY_EPSILON = 0.5
-COPIES_N, COPIES_K = 4, 2  # exercise 6: datasets of four, group distance two
 
 
 def family_sensitivity(relation: str, k: int = FAMILY_SIZE) -> float:
@@ -196,12 +195,5 @@ register(
                  "that is the add/remove value over every dataset size, what a secret size needs; here the size "
                  "is public (see \"Public or secret size\")"),
          Mistake(family_sensitivity("bounded"), "that is the sensitivity; the scale divides it by ε")),
-    ),
-    Exercise(
-        "02.6", "copies in the universe under add/remove",
-        (Number(lambda: COPIES_N + COPIES_K),),
-        (Mistake(4, "4 copies give every dataset of four, but a neighbour may add two more of the same value"),
-         Mistake(2, "a dataset alone may repeat one value four times"),
-         Mistake(8, "a neighbour adds at most k = 2 records to a dataset of 4")),
     ),
 )
