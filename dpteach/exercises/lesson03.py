@@ -149,25 +149,7 @@ def blog_overstates(release: object, language: Language) -> str | None:
             "zh": "在这个数据集上，博客的函数给出的正是真正的有界局部敏感度"}[language]
 
 
-# --- Exercise 5: the noise scale of a bounded mean -------------------------------------------------------------------
-
-SCALE_RELEASE = slice(1, 7)  # the second to the seventh student: no 1 and no 20
-SCALE_EPSILON = 0.5
-
-
-def mean_sensitivity(kind: str) -> float:
-    """The bounded local (of the release) or global sensitivity of the mean of absence days, or the unbounded
-    global one over datasets of the release's size (the slip of forgetting ``relation="bounded"``)."""
-    days = absence_days()
-    size = len(days[SCALE_RELEASE])
-    if kind == "local":
-        return local_sensitivity(days[SCALE_RELEASE], days, "mean", relation="bounded")
-    if kind == "unbounded":
-        return global_sensitivity(days, size, "mean", relation="unbounded")
-    return global_sensitivity(days, size, "mean", relation="bounded")
-
-
-# --- Exercise 6: the privacy loss of noise scaled to local sensitivity ------------------------------------------------
+# --- Exercise 5: the privacy loss of noise scaled to local sensitivity ------------------------------------------------
 
 LEAK_PAIR = ((1, 2, 3), (1, 2, 10))  # bounded neighbours of the median table, both with median 2
 LEAK_OUTPUT = 10.0
@@ -240,22 +222,7 @@ register(
                  "local_sensitivity), but its function is about bounded DP: compare with relation=\"bounded\"")),
     ),
     Exercise(
-        "03.5", "the noise scale of a bounded mean",
-        (Number(lambda: mean_sensitivity("global") / SCALE_EPSILON),),
-        (Mistake(mean_sensitivity("local") / SCALE_EPSILON,
-                 "that is the local sensitivity over ε: as one scale for every dataset it is too small for a "
-                 "dataset that holds 1 and can swap it for 20, and chosen because this dataset is calm it makes the "
-                 "noise depend on the data"),
-         Mistake(mean_sensitivity("unbounded") / SCALE_EPSILON,
-                 "that is the unbounded global sensitivity over ε: the exercise is bounded DP (relation=\"bounded\")"),
-         Mistake(mean_sensitivity("global"), "that is the sensitivity; the Laplace scale divides it by ε"),
-         Mistake(mean_sensitivity("local"),
-                 "that is the local sensitivity, and not divided by ε"),
-         Mistake(mean_sensitivity("global") * SCALE_EPSILON,
-                 "the scale divides the sensitivity by ε = 0.5, it does not multiply it")),
-    ),
-    Exercise(
-        "03.6", "the privacy loss of noise scaled to local sensitivity",
+        "03.5", "the privacy loss of noise scaled to local sensitivity",
         (Number(leak_loss),),
         (Mistake(leak_loss("global"),
                  "that is the loss when both datasets use one scale, the global sensitivity: here each uses its own"),
