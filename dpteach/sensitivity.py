@@ -202,8 +202,9 @@ def clear_caches() -> None:
 def replicate(values: Data, size: int) -> np.ndarray:
     """Scenario (b) universe: every value of a range repeated ``size`` times (sorted).
 
-    With a range of values instead of a known dataset, any release of ``size`` records may repeat one
-    value ``size`` times, so the universe must hold ``size`` copies of each (notebook 02).
+    With a range of values instead of a known dataset, a dataset of n records may repeat one value n times.
+    Replace-one neighbours never hold more than n records, so ``size = n`` copies suffice; add/remove
+    neighbours at distance k may add k more of the same value, so pass ``size = n + k`` (lesson 02).
     """
     base = as_dataset(values, "values")
     size = check_int("size", size, 1)
