@@ -144,9 +144,40 @@ def title_of(notebook: Path) -> str:
     raise ValueError(f"notebook {notebook} has no '# ' title")
 
 
+MAX_MINUTES = 75
+"""The longest time a lesson may state for a student working through it alone (one class)."""
+
+_TIME = re.compile(r"\*{1,2}Time\*{1,2}:?\*{0,2}\s*about (\d+) minutes")
+_PREREQUISITES = re.compile(r"\*{1,2}Prerequisites?\*{1,2}:?(.*?)(?:\*{1,2}Time\*{1,2}|\n\n|$)", re.S)
+_LINKED_NOTEBOOK = re.compile(r"\]\(((?:\d\d|A\d)_[\w-]+)\.ipynb")
+
+
+def _opening(notebook: Path) -> str:
+    """The markdown of the notebook's first cell, where a lesson states its goals, prerequisites and time."""
+    import json  # noqa: PLC0415
+
+    cells = json.loads(Path(notebook).read_text(encoding="utf-8"))["cells"]
+    return "".join(cells[0]["source"]) if cells and cells[0]["cell_type"] == "markdown" else ""
+
+
+def stated_minutes(notebook: Path) -> int | None:
+    """The time the lesson states at its top (``*Time*: about N minutes``), or None if it states none."""
+    match = _TIME.search(_opening(notebook))
+    return None if match is None else int(match.group(1))
+
+
+def prerequisites_of(notebook: Path) -> tuple[str, ...]:
+    """The course numbers of the notebooks linked from the lesson's *Prerequisites* paragraph, in order of first
+    link, or ``()`` when it states none (or names no notebook)."""
+    match = _PREREQUISITES.search(_opening(notebook))
+    found = [] if match is None else [number_of(name) for name in _LINKED_NOTEBOOK.findall(match.group(1))]
+    return tuple(dict.fromkeys(found))
+
+
 def course_map(folder: Path) -> pd.DataFrame:
-    """One row per English lesson and appendix in ``folder``: its part, number, title and measured size (words,
-    slides, checked exercises) with the number of one-class lessons that size fills (:attr:`LessonStats.classes`).
+    """One row per English lesson and appendix in ``folder``: its part, number, title, the lessons it builds on
+    (:func:`prerequisites_of`), the minutes it states (:func:`stated_minutes`) and its measured size (words, slides,
+    checked exercises) with the number of one-class lessons that size fills (:attr:`LessonStats.classes`).
     """
     import pandas as pd  # noqa: PLC0415 - the rest of this module needs no pandas
 
@@ -155,7 +186,10 @@ def course_map(folder: Path) -> pd.DataFrame:
         if path.name.endswith(".zh.ipynb") or number_of(path.name) == "00":
             continue
         stats = lesson_stats(path)
-        rows.append({"part": part_of(path.name).title, "notebook": path.name, "title": title_of(path),
-                     "words": stats.words, "slides": stats.slides, "exercises": stats.exercises,
-                     "classes": stats.classes})
-    return pd.DataFrame(rows)
+        rows.append({"part": part_of(path.name).title, "number": number_of(path.name), "notebook": path.name,
+                     "title": title_of(path), "builds on": ", ".join(prerequisites_of(path)) or "-",
+                     "minutes": stated_minutes(path), "words": stats.words, "slides": stats.slides,
+                     "exercises": stats.exercises, "classes": stats.classes})
+    table = pd.DataFrame(rows)
+    table["minutes"] = table["minutes"].astype("Int64")  # whole minutes; <NA> where a notebook states none
+    return table

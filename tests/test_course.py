@@ -10,6 +10,7 @@ import pytest
 
 from dpteach.course import (
     HELD_TO_FORMAT,
+    MAX_MINUTES,
     MAX_SLIDES,
     MAX_WORDS,
     MIN_EXERCISES,
@@ -19,6 +20,8 @@ from dpteach.course import (
     lesson_stats,
     number_of,
     part_of,
+    prerequisites_of,
+    stated_minutes,
 )
 
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
@@ -70,3 +73,26 @@ def test_lessons_held_to_the_format_fit_it(lesson: Path) -> None:
         print(f"{lesson.name}: {held}; {stats} -> {stats.faults() or 'fits'}")
         return
     assert stats.words <= MAX_WORDS and stats.slides <= MAX_SLIDES and stats.exercises >= MIN_EXERCISES, stats.faults()
+    minutes = stated_minutes(lesson)
+    assert minutes is not None and minutes <= MAX_MINUTES, f"{lesson.name} states {minutes} minutes (one class: <= 75)"
+    number = number_of(lesson.name)
+    assert all(earlier < number for earlier in prerequisites_of(lesson)), prerequisites_of(lesson)
+    assert number == "01" or prerequisites_of(lesson), f"{lesson.name} links no earlier lesson as a prerequisite"
+
+
+def test_stated_time_and_prerequisites_are_read_from_the_first_cell(tmp_path: Path) -> None:
+    def notebook(opening: str) -> Path:
+        path = tmp_path / "05_t.ipynb"
+        cells = [{"cell_type": "markdown", "metadata": {}, "source": opening},
+                 {"cell_type": "markdown", "metadata": {}, "source": "*Time*: about 99 minutes"}]
+        path.write_text(json.dumps({"cells": cells}))
+        return path
+
+    lesson = notebook("# 05 · T\n\n*Prerequisites*: [lesson 01](01_a.ipynb) (see [its end](01_a.ipynb#End)) and\n"
+                      "[lesson 03](03_b.ipynb). *Time*: about 70 minutes, 40 to present.\n\n"
+                      "Next: [lesson 06](06_c.ipynb).")
+    assert stated_minutes(lesson) == 70 and prerequisites_of(lesson) == ("01", "03")
+    bold = notebook("# 05 · T\n\n**Prerequisites**: [A1](A1_x.ipynb), Python.\n**Time**: about 65 minutes alone")
+    assert stated_minutes(bold) == 65 and prerequisites_of(bold) == ("A1",)
+    silent = notebook("# 05 · T\n\nNo prerequisites stated, and the time only in a later cell.")
+    assert stated_minutes(silent) is None and prerequisites_of(silent) == ()
