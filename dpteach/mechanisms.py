@@ -220,7 +220,7 @@ def analytic_gaussian_sigma(sensitivity: float, epsilon: float, delta: float) ->
     :math:`(\varepsilon, \delta) = (1, 10^{-6})` and :math:`\Delta = 1` it returns 4.22. Computed for
     :math:`0 < \varepsilon \le 700` (:math:`e^{\varepsilon}` overflows doubles beyond 709.78) and
     :math:`10^{-280} < \delta < 1` (smaller profile values are trusted only as upper bounds); other values raise
-    ``ValueError`` naming the parameter. Notebook 08.
+    ``ValueError`` naming the parameter. Appendix A2.
     """
     sensitivity = check_sensitivity(sensitivity)
     epsilon, delta = check_epsilon(epsilon), check_delta(delta)

@@ -312,12 +312,12 @@ def laplace_scale(sensitivity: float, epsilon: float) -> float:
 
 
 def gaussian_variance(sensitivity: float, rho: float) -> float:
-    """Gaussian variance ``sigma^2 = Delta_2^2 / (2 rho)`` for rho-zCDP (notebook 08)."""
+    """Gaussian variance ``sigma^2 = Delta_2^2 / (2 rho)`` for rho-zCDP (notebook 08, appendix A2)."""
     return _check_positive(sensitivity, "sensitivity") ** 2 / (2 * _check_positive(rho, "rho"))
 
 
 def zcdp_rho_for(epsilon: float, delta: float) -> float:
-    """The largest rho whose rho-zCDP guarantee implies (epsilon, delta)-DP (notebook 08).
+    """The largest rho whose rho-zCDP guarantee implies (epsilon, delta)-DP (appendix A2).
 
     rho-zCDP implies (rho + 2 sqrt(rho ln(1/delta)), delta)-DP (Bun and Steinke, 2016); solving for
     rho gives ``(sqrt(ln(1/delta) + epsilon) - sqrt(ln(1/delta)))**2``. It puts Gaussian noise and
@@ -331,7 +331,7 @@ def zcdp_rho_for(epsilon: float, delta: float) -> float:
 
 
 def gaussian_beats_laplace_from(sigma_per_unit: float, epsilon: float) -> int:
-    """Smallest ``G = MaxGroupsPerID`` at which Gaussian noise on each group's count is smaller (notebook 08).
+    """Smallest ``G = MaxGroupsPerID`` at which Gaussian noise on each group's count is smaller (appendix A2).
 
     Take ``R = 1`` (a larger ``R`` multiplies both noises alike). Laplace noise for pure epsilon-DP
     has scale ``G / epsilon``, so standard deviation ``sqrt(2) G / epsilon``; a Gaussian mechanism

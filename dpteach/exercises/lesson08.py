@@ -20,7 +20,6 @@ from dpteach.exercises.core import (
     describe,
     register,
 )
-from dpteach.mechanisms import analytic_gaussian_sigma
 
 
 def _two_rows(row: dict) -> list[dict[str, str]]:
@@ -130,25 +129,6 @@ def _tables(users: list[int], purchases: list[int]) -> tuple[pd.DataFrame, pd.Da
     return pd.DataFrame({"user_id": users}), pd.DataFrame({"user_id": purchases})
 
 
-# --- Exercise 6: where Gaussian noise wins, exact and loose ----------------------------------------------------
-
-EPSILON_6, DELTA_6, DELTA_SECTION_6 = 1.0, 1e-9, 1e-6
-
-
-def crossovers(delta: float) -> tuple[int, int]:
-    """(first G with the analytic Gaussian, first G with the zCDP route) at ε = 1 and ``delta``, R = 1."""
-    exact = analytic_gaussian_sigma(1.0, EPSILON_6, delta)
-    loose = math.sqrt(tr.gaussian_variance(1.0, tr.zcdp_rho_for(EPSILON_6, delta)))
-    return (tr.gaussian_beats_laplace_from(exact, EPSILON_6),
-            tr.gaussian_beats_laplace_from(loose, EPSILON_6))
-
-
-def floor_crossovers() -> tuple[int, int]:
-    """The integer parts of (εσ)²/2 for both calibrations: the last G at which Laplace noise still wins."""
-    exact, loose = crossovers(DELTA_6)
-    return exact - 1, loose - 1
-
-
 register(
     Exercise(
         "08.1", "a promise, not the data",
@@ -206,18 +186,5 @@ register(
          Mistake(_tables([1, 1], [1, 1, 1]),
                  "every row here beyond the bounds is truncated away, so removing one is absorbed by the next: "
                  "the count does not move at all")),
-    ),
-    Exercise(
-        "08.6", "when Gaussian noise wins at δ = 10⁻⁹",
-        (Number(lambda: crossovers(DELTA_6)[0]), Number(lambda: crossovers(DELTA_6)[1])),
-        (Mistake((crossovers(DELTA_6)[1],) * 2,
-                 "the first number uses the zCDP route; the exact calibration is the analytic Gaussian "
-                 "(analytic_gaussian_sigma), whose σ is smaller"),
-         Mistake(crossovers(DELTA_6)[::-1], "the two are swapped: the loose zCDP σ is larger, so its crossover "
-                                            "comes later"),
-         Mistake(crossovers(DELTA_SECTION_6), "those are section 6's crossovers at δ = 10⁻⁶; a smaller δ needs "
-                                              "more Gaussian noise"),
-         Mistake(floor_crossovers(), "the Gaussian wins for G > (εσ)²/2: the first whole number above that "
-                                     "value, not its integer part")),
     ),
 )
