@@ -4,6 +4,7 @@ and every slide fits the screen: nothing lies where no scrolling can bring it, a
 from __future__ import annotations
 
 import shutil
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -173,41 +174,48 @@ DOUBLED_JS = """() => [...document.querySelectorAll('.reveal section.present .mj
     .filter(f => f.querySelectorAll(':scope > .mjx-math').length > 1).length"""
 
 
+def _every_slide(browser: Any, deck: Path, size: tuple[int, int]) -> Iterator[tuple[str, int, int, Any]]:
+    """Open ``deck`` offline at ``size`` and show each slide in turn, all its fragments visible and its formulas
+    typeset: yields the deck's name, the slide's address (h, v) and the page."""
+    context, page, _ = _open_offline(browser, deck, size=size)
+    try:
+        page.wait_for_function("() => window.MathJax && window.MathJax.isReady === true")
+        for h, v in page.evaluate(ADDRESSES_JS):
+            page.evaluate(GOTO_JS, [h, v])
+            yield deck.name.removesuffix(".slides.html"), h, v, page
+    finally:
+        context.close()
+
+
 def _cut_slides(browser: Any, deck: Path, size: tuple[int, int], shots: Path,
                 scrolling: list[str] | None = None, covered: list[str] | None = None) -> tuple[list[Cut], int]:
     """Visit every slide of ``deck`` with all fragments shown and list those with content out of reach.
 
     Slides that fit only by scrolling are added to ``scrolling`` (how far, and their notebook cell ids), slides
     with text under reveal.js's arrows or slide number to ``covered``."""
-    context, page, _ = _open_offline(browser, deck, size=size)
-    name = deck.name.removesuffix(".slides.html")
     cuts: list[Cut] = []
     scrolling = [] if scrolling is None else scrolling
     covered = [] if covered is None else covered
-    try:
-        page.wait_for_function("() => window.MathJax && window.MathJax.isReady === true")
-        addresses = page.evaluate(ADDRESSES_JS)
-        for h, v in addresses:
-            page.evaluate(GOTO_JS, [h, v])
-            found = page.evaluate(FIT_JS, TOLERANCE)
-            assert "error" not in found, f"{name} #/{h}/{v}: {found}"
-            assert page.evaluate(DOUBLED_JS) == 0, f"{name} #/{h}/{v}: a formula is drawn twice"
-            shot = shots / f"{name}_{h:02d}-{v}.png"
-            if found["scrolls"]:
-                scrolling.append(f"{name} #/{h}/{v}: scrolls {found['scrolls']} px; cells {' '.join(found['cells'])}")
-                page.screenshot(path=str(shots / f"scrolls_{shot.name}"))
-            if found["covered"]:
-                covered.append(f"{name} #/{h}/{v}: under the arrows: {found['covered']}")
-                page.screenshot(path=str(shots / f"covered_{shot.name}"))
-            if found["y"]["worst"] or found["x"]["worst"]:
-                cuts.append(Cut(name, f"{h}/{v}", found["y"]["worst"], found["x"]["worst"],
-                                tuple(found["y"]["examples"] + found["x"]["examples"])))
-                page.screenshot(path=str(shot))
-            elif h % 7 == 0 and v == 0:  # a sample of slides that fit, for a person to look at
-                page.screenshot(path=str(shots / f"ok_{shot.name}"))
-        return cuts, len(addresses)
-    finally:
-        context.close()
+    slides = 0
+    for name, h, v, page in _every_slide(browser, deck, size):
+        slides += 1
+        found = page.evaluate(FIT_JS, TOLERANCE)
+        assert "error" not in found, f"{name} #/{h}/{v}: {found}"
+        assert page.evaluate(DOUBLED_JS) == 0, f"{name} #/{h}/{v}: a formula is drawn twice"
+        shot = shots / f"{name}_{h:02d}-{v}.png"
+        if found["scrolls"]:
+            scrolling.append(f"{name} #/{h}/{v}: scrolls {found['scrolls']} px; cells {' '.join(found['cells'])}")
+            page.screenshot(path=str(shots / f"scrolls_{shot.name}"))
+        if found["covered"]:
+            covered.append(f"{name} #/{h}/{v}: under the arrows: {found['covered']}")
+            page.screenshot(path=str(shots / f"covered_{shot.name}"))
+        if found["y"]["worst"] or found["x"]["worst"]:
+            cuts.append(Cut(name, f"{h}/{v}", found["y"]["worst"], found["x"]["worst"],
+                            tuple(found["y"]["examples"] + found["x"]["examples"])))
+            page.screenshot(path=str(shot))
+        elif h % 7 == 0 and v == 0:  # a sample of slides that fit, for a person to look at
+            page.screenshot(path=str(shots / f"ok_{shot.name}"))
+    return cuts, slides
 
 
 @pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
@@ -266,25 +274,18 @@ def test_every_figure_is_legible_on_a_1280x720_slide(browser: Any, decks: list[P
     figure is listed in _build/screenshots/static/legibility.txt."""
     rows, small, unrecorded = [], [], []
     for deck in decks:
-        context, page, _ = _open_offline(browser, deck, size=(1280, 720))
-        name = deck.name.removesuffix(".slides.html")
-        try:
-            page.wait_for_function("() => window.MathJax && window.MathJax.isReady === true")
-            for h, v in page.evaluate(ADDRESSES_JS):
-                page.evaluate(GOTO_JS, [h, v])
-                for figure in page.evaluate(FIGURES_JS):
-                    recorded = _smallest_text_px(figure["src"])
-                    where = f"{name} #/{h}/{v} cell {figure['cell']}"
-                    if recorded is None:
-                        unrecorded.append(where)
-                        continue
-                    px = recorded * figure["shown"] / figure["natural"]
-                    rows.append((px, where, figure["shown"], figure["natural"]))
-                    if px < MIN_FIGURE_TEXT_PX:
-                        small.append(f"{where}: {px:.1f} px ({figure['shown']:.0f} of {figure['natural']} px wide)")
-                        page.screenshot(path=str(screenshots / f"illegible_{name}_{h:02d}-{v}.png"))
-        finally:
-            context.close()
+        for name, h, v, page in _every_slide(browser, deck, (1280, 720)):
+            for figure in page.evaluate(FIGURES_JS):
+                recorded = _smallest_text_px(figure["src"])
+                where = f"{name} #/{h}/{v} cell {figure['cell']}"
+                if recorded is None:
+                    unrecorded.append(where)
+                    continue
+                px = recorded * figure["shown"] / figure["natural"]
+                rows.append((px, where, figure["shown"], figure["natural"]))
+                if px < MIN_FIGURE_TEXT_PX:
+                    small.append(f"{where}: {px:.1f} px ({figure['shown']:.0f} of {figure['natural']} px wide)")
+                    page.screenshot(path=str(screenshots / f"illegible_{name}_{h:02d}-{v}.png"))
     report = [f"{len(rows)} figures; smallest text below {MIN_FIGURE_TEXT_PX} px: {len(small)}"]
     report += [f"{px:5.1f} px  {where} (shown {shown:.0f} of {natural} px)"
                for px, where, shown, natural in sorted(rows)]
@@ -321,22 +322,15 @@ def test_a_figure_never_pushes_its_slides_prose_under_18_px(browser: Any, decks:
     _build/screenshots/static/body_text.txt (a dense slide without a figure is zoomed below 18 px: split it)."""
     rows, small = [], []
     for deck in decks:
-        context, page, _ = _open_offline(browser, deck, size=(1280, 720))
-        name = deck.name.removesuffix(".slides.html")
-        try:
-            page.wait_for_function("() => window.MathJax && window.MathJax.isReady === true")
-            for h, v in page.evaluate(ADDRESSES_JS):
-                page.evaluate(GOTO_JS, [h, v])
-                found = page.evaluate(BODY_TEXT_JS)
-                smallest = min(found["texts"], key=lambda t: t["px"], default=None)
-                if smallest is None:
-                    continue
-                where = f"{name} #/{h}/{v}{' (figure)' if found['figure'] else ''}"
-                rows.append((round(smallest["px"], 1), where, smallest["text"]))
-                if found["figure"] and round(smallest["px"], 1) < MIN_BODY_TEXT_PX:  # 18.0 is 18, not 17.99...
-                    small.append(f"{where}: {smallest['px']:.1f} px ({smallest['text']!r})")
-        finally:
-            context.close()
+        for name, h, v, page in _every_slide(browser, deck, (1280, 720)):
+            found = page.evaluate(BODY_TEXT_JS)
+            smallest = min(found["texts"], key=lambda t: t["px"], default=None)
+            if smallest is None:
+                continue
+            where = f"{name} #/{h}/{v}{' (figure)' if found['figure'] else ''}"
+            rows.append((round(smallest["px"], 1), where, smallest["text"]))
+            if found["figure"] and round(smallest["px"], 1) < MIN_BODY_TEXT_PX:  # 18.0 is 18, not 17.99...
+                small.append(f"{where}: {smallest['px']:.1f} px ({smallest['text']!r})")
     below = [row for row in rows if row[0] < MIN_BODY_TEXT_PX]
     report = [f"{len(rows)} slides with prose; smallest prose below {MIN_BODY_TEXT_PX} px: {len(below)}"]
     report += [f"{px:5.1f} px  {where}  {text!r}" for px, where, text in sorted(rows)]
