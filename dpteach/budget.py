@@ -14,9 +14,11 @@ its ``MAX_CANDIDATES`` and ``UNBOUNDED_CANDIDATES`` (the variance is then enumer
 :data:`MAX_WORK`: the counts made inside it (by the functions it calls, each grid cell, each listed release) add up,
 and the count that would take the total above the limit is refused before its work runs.
 :func:`dpteach.sensitivity.local_sensitivities` and the smooth sensitivities of :mod:`dpteach.smooth` count their
-whole total first and refuse it before any work (:func:`planned`); :func:`dpteach.sensitivity.sensitivity_grid`
-counts every closed-form cell before evaluating any, then the other cells one by one, each refused before it runs
-if it would take the grid's total above the limit (so a refused grid has done at most :data:`MAX_WORK` of work).
+whole total first and refuse it before any work (:func:`planned`). :func:`dpteach.sensitivity.sensitivity_grid`
+counts every closed-form cell, then runs each other cell only up to its first count (:func:`first_count`: the count
+a path makes before its work starts) and refuses the grid at once if these counts together pass the limit; a cell
+whose later steps count more than its first (a variance whose candidates fall back to enumeration) is still refused
+before that step runs, so a refused grid has done at most :data:`MAX_WORK` of work.
 
 **Weights.** Units of different paths do not cost the same time, so each count is multiplied by the weight of its
 kind (:data:`WEIGHTS`), its cost relative to one enumerated pair (about 1 µs): a call at the limit then takes about
@@ -103,6 +105,8 @@ def check_work(units: int, counted: str, *, kind: str = "unit") -> None:
     standing for the amount). ``units`` is exact up to the limit; a larger number can be a lower bound (counting
     stops early), hence "or more"."""
     weight = WEIGHTS[kind]
+    if _PROBING:
+        raise _FirstCount(units * weight)
     for active in _METERS:
         active.charged.append(units * weight)
     _refuse(units, counted, weight)
@@ -114,12 +118,39 @@ def planned(units: int, counted: str, *, kind: str = "unit") -> None:
     """Refuse, before any of it runs, a total of ``units`` that the call is about to count step by step (with
     :func:`check_work`); nothing is recorded when it fits, so the steps are not charged twice."""
     weight = WEIGHTS[kind]
+    if _PROBING:
+        raise _FirstCount(units * weight)
     try:
         _refuse(units, counted, weight)
     except WorkLimitError:
         for active in _METERS:
             active.charged.append(units * weight)
         raise
+
+
+class _FirstCount(BaseException):  # noqa: N818 - a signal, not an error; BaseException so no handler takes it
+    """Raised by the first count of a call run under :func:`first_count`, carrying that count (weighted)."""
+
+    def __init__(self, units: int) -> None:
+        super().__init__(units)
+        self.units = units
+
+
+_PROBING: list[bool] = []  # non-empty while first_count runs a call up to its first count
+
+
+def first_count(call: Callable[[], object]) -> int:
+    """Run ``call`` up to its first count (:func:`check_work` or :func:`planned`) and stop it there: the weighted
+    units of that count, which every path makes before its work starts, or 0 if ``call`` finishes without counting
+    (a cached or trivial answer). Nothing is recorded or charged, so the call can then run for real."""
+    _PROBING.append(True)
+    try:
+        call()
+    except _FirstCount as found:
+        return found.units
+    finally:
+        _PROBING.pop()
+    return 0
 
 
 def spend(units: int) -> None:

@@ -55,13 +55,14 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterable, Iterator, Mapping, Sequence
+from functools import partial
 
 import numpy as np
 import pandas as pd
 from tqdm.auto import tqdm
 
 from dpteach import budget, global_spread, neighbours
-from dpteach.budget import MAX_WORK, WorkLimitError, check_work, held, planned
+from dpteach.budget import MAX_WORK, WorkLimitError, check_work, first_count, held, planned
 from dpteach.exact import (
     Plan,
     global_exact,
@@ -670,7 +671,8 @@ def _grid_values(cells: list[GridCell], data: dict[str, np.ndarray], released: d
     contributes its :class:`dpteach.exact.Plan`; the plans of one query are then evaluated together
     (:func:`dpteach.exact.run_plans`: numpy's row functions give each row the same bits in any batch, so every value
     equals the single call's). Other cells are computed alone, after every plan is built (and so counted against
-    the call's work budget).
+    the call's work budget) and after their first counts together (:func:`dpteach.budget.first_count`) are known
+    to fit it: a grid too large is refused before any cell runs.
     """
     answers: dict[int, float] = {}
     pending: dict[Query, tuple[ResolvedQuery, list[tuple[int, Plan]]]] = {}
@@ -687,6 +689,8 @@ def _grid_values(cells: list[GridCell], data: dict[str, np.ndarray], released: d
             k = _local_checks(released[column], data[column], k, relation)
             plan = local_plan(released[column], data[column], k, relation, query)
         pending.setdefault(query, (resolve_query(query), []))[1].append((index, plan))
+    first_counts = [first_count(partial(_grid_cell, cells[index], data, released, size, method)) for index in alone]
+    planned(sum(first_counts), "do {} weighted work units in the grid's cells without a closed form")
     for index in alone:
         answers[index] = _grid_cell(cells[index], data, released, size, method)
     for resolved, items in pending.values():

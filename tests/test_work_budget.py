@@ -140,13 +140,29 @@ def _charged(call) -> list[int]:
 
 def test_a_grid_is_one_budget(monkeypatch) -> None:
     """Each cell of this grid fits the budget; together they do not (the check found a grid charged 2.5x the
-    limit). The grid is refused at the count that passes the limit, before that cell runs."""
+    limit). The cells' first counts together pass the limit, so the grid is refused before any cell runs."""
     universe = {"a": list(range(14)), "b": list(range(20, 34))}
     call = lambda: sensitivity.sensitivity_grid(universe, size=7, queries=["var", "std"],  # noqa: E731
                                                 relations=["bounded", "unbounded"])
     counts = _charged(call)
     monkeypatch.setattr(budget, "MAX_WORK", sum(counts) // 2)
     assert max(counts) <= budget.MAX_WORK
+    with budget.meter() as meter, pytest.raises(budget.WorkLimitError, match="grid's cells without a closed form"):
+        call()
+    assert len(meter.charged) == 1 and meter.charged[0] > budget.MAX_WORK  # the first counts, refused: nothing ran
+
+
+def test_a_grid_whose_cells_count_more_later_is_refused_before_that_step(monkeypatch) -> None:
+    """A variance cell counts its candidates first and more later: when the first counts fit and the later ones do
+    not, the grid is refused at the count that passes the limit, before that step runs."""
+    universe = {"a": list(range(14)), "b": list(range(20, 34))}
+    call = lambda: sensitivity.sensitivity_grid(universe, size=7, queries=["var", "std"],  # noqa: E731
+                                                relations=["bounded", "unbounded"])
+    counts = _charged(call)
+    cells = [budget.first_count(lambda c=cell: dpteach.global_sensitivity(universe[c[2]], 7, c[1], relation=c[0]))
+             for cell in [(r, q, col) for r in ("bounded", "unbounded") for q in ("var", "std") for col in "ab"]]
+    assert budget.first_count(call) == sum(cells) < sum(counts)  # the grid's first count: its cells' first counts
+    monkeypatch.setattr(budget, "MAX_WORK", (sum(cells) + sum(counts)) // 2)
     with budget.meter() as meter, pytest.raises(budget.WorkLimitError, match="on top of the"):
         call()
     assert sum(meter.charged[:-1]) <= budget.MAX_WORK < sum(meter.charged)
@@ -204,3 +220,18 @@ def test_replicate_is_refused_before_allocating() -> None:
     with budget.meter() as meter, pytest.raises(budget.WorkLimitError, match="records of a replicated universe"):
         sensitivity.replicate([1, 2], 10**12)
     assert meter.charged == [2 * 10**12]
+
+
+def test_first_count_stops_a_call_at_its_first_count_and_charges_nothing() -> None:
+    ran = []
+
+    def counted() -> None:
+        budget.check_work(7, "do {} things", kind="naive pair")
+        ran.append("work after the count")
+
+    with budget.meter() as meter:
+        assert budget.first_count(counted) == 7 * budget.WEIGHTS["naive pair"]
+        assert budget.first_count(lambda: ran.append("no count")) == 0
+    assert ran == ["no count"] and meter.charged == []
+    counted()  # outside first_count the same call counts and runs
+    assert ran == ["no count", "work after the count"]
