@@ -1,6 +1,6 @@
 r"""Sample-and-aggregate: run any statistic on disjoint chunks, clip the answers, release a noisy aggregate.
 
-Two designs, named by how records are put into chunks (notebook 05):
+Two designs, named by how records are put into chunks (lesson 07):
 
 * **contiguous** (the book): slices of the data in order; the noisy mean of the clipped answers.
 * **shuffled**: every record draws its own chunk label; noisy sum and noisy count over the non-empty chunks.
@@ -14,7 +14,7 @@ exact discrete Laplace noise (:func:`dpteach.mechanisms.geometric_mech`), so the
 implemented, up to the snapping mechanism's assumptions (a correctly rounded ``math.log``; the aggregate as
 computed in doubles moving by at most its stated sensitivity). ``noise="textbook"`` uses numpy's floating-point
 Laplace (:func:`dpteach.mechanisms.laplace_mech`), the ideal mechanism that :mod:`dpteach.audit` samples in bulk;
-its guarantees hold over the reals only (Mironov 2012; notebook 10).
+its guarantees hold over the reals only (Mironov 2012; lesson 10).
 """
 
 from __future__ import annotations
@@ -71,7 +71,7 @@ def _release_real(value: float, sensitivity: float, epsilon: float, magnitude: f
 def contiguous_layout(n: int, n_chunks: int) -> tuple[int, int]:
     r"""Chunk size :math:`s = \lceil n/K \rceil` and the number of chunks :math:`\lceil n/s \rceil \le K`
     that slicing :math:`n` rows into pieces of :math:`s` forms, for :math:`K` = ``n_chunks`` (593 for
-    :math:`n = 32561, K = 600`). Notebook 05.
+    :math:`n = 32561, K = 600`). Lesson 07.
     """
     check_int("n_chunks", n_chunks, 1, check_int("n", n, 1), high_label=f"len(data) = {n}")
     size = math.ceil(n / n_chunks)
@@ -158,7 +158,7 @@ def sample_and_aggregate(
     :math:`E = K(1 - 1/K)^n` empty chunks expected: +0.05 years for the Adult ages at :math:`K = 6000`.
     Here empty chunks add nothing to :math:`S` or :math:`c`; :math:`E[\hat S] = S` and :math:`E[\hat c] = c`
     exactly, and only the division by a noisy count leaves a second-order bias of relative size about
-    :math:`\mathrm{Var}(\hat c)/c^2 = 8/(\varepsilon c)^2`. Notebook 05.
+    :math:`\mathrm{Var}(\hat c)/c^2 = 8/(\varepsilon c)^2`. Lesson 07.
     """
     if not callable(f):
         raise TypeError(f"f must be a callable taking a 1-D array, got {type(f).__name__}")

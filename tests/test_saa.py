@@ -173,7 +173,7 @@ def test_midpoint_for_empty_chunks_would_pull_the_mean_at_k_6000():
 
 
 def test_safe_contiguous_release_at_k_10_sits_on_a_12_year_grid_whose_point_36_is_6_691_percent_off():
-    """Lesson 07: the snapped release's grid is 2 (u - l)/(c epsilon) = 12 years at K = 10; the grid point nearest
+    """Lesson 07: the snapped release's grid at epsilon = 1 is 2 (u - l)/c = 12 years at K = 10; the grid point nearest
     the mean is 36, |36 - mean|/mean = 6.691%: what an error histogram of safe releases would show."""
     mean = AGES.mean()
     values = np.array([sample_and_aggregate(AGES, np.mean, 10, 20.0, 80.0, 1.0, np.random.default_rng(s)).value

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from dpteach import saa
 from dpteach.exercises.core import Choice, Exercise, Function, Mistake, Number, register
 
@@ -63,6 +65,13 @@ def share_holding(counts: tuple[int, ...]) -> float:
     return 100 * sum(binomial_pmf(c, ADULT_SIZE, 1 / LABELS) for c in counts)
 
 
+def one_draw_share(seed: int = 2024) -> float:
+    """Percent of the chunks holding 5 or 6 records in ONE draw of the labels: the draw the lesson prints (its seed,
+    the generator's first use), a sample of the share rather than its expectation."""
+    sizes = np.bincount(np.random.default_rng(seed).integers(0, LABELS, size=ADULT_SIZE), minlength=LABELS)
+    return round(100 * float(np.isin(sizes, [5, 6]).mean()), 1)
+
+
 # --- Exercise 3: the midpoint's pull ------------------------------------------------------------------------------
 
 PULL_RECORDS, PULL_LABELS, PULL_LOWER, PULL_UPPER, PULL_ANSWERS = 500, 400, 0, 100, 30
@@ -79,9 +88,14 @@ def midpoint_pull() -> float:
     return share_empty * ((PULL_LOWER + PULL_UPPER) / 2 - PULL_ANSWERS)
 
 
+def poisson_pull() -> float:
+    """The pull with the share of empty labels approximated by e^(-n/K), off in the second decimal at n = 500."""
+    return math.exp(-PULL_RECORDS / PULL_LABELS) * ((PULL_LOWER + PULL_UPPER) / 2 - PULL_ANSWERS)
+
+
 # --- Exercise 4: which neighbours each layout protects ---------------------------------------------------------
 
-RELATIONS = ("add/remove-one", "replace-one", "neither")
+RELATIONS = ("both", "replace-one only", "neither")  # both: add/remove-one and replace-one
 
 
 register(
@@ -111,7 +125,10 @@ register(
                   "zh": "那只算了恰好有 5 条记录的块；还要加上有 6 条的"}),
          Mistake(round(share_holding((6,)), 1),
                  {"en": "that counts the chunks with exactly 6 records; add those with 5",
-                  "zh": "那只算了恰好有 6 条记录的块；还要加上有 5 条的"})),
+                  "zh": "那只算了恰好有 6 条记录的块；还要加上有 5 条的"}),
+         Mistake(one_draw_share(),
+                 {"en": "that is the share in one draw of the labels; the question asks for the expected share",
+                  "zh": "那是某一次抽取标签得到的比例；题目问的是比例的期望"})),
     ),
     Exercise(
         "07.3", "the midpoint's pull",
@@ -124,19 +141,26 @@ register(
                   "zh": "每个空块只是平均值中 K 项之一：要把期望个数 E 除以 K"}),
          Mistake(0,
                  {"en": "more records than labels does not fill every label: some labels are drawn by no record",
-                  "zh": "记录比标签多，并不意味着每个标签都被抽到：有些标签没有任何记录抽中"})),
+                  "zh": "记录比标签多，并不意味着每个标签都被抽到：有些标签没有任何记录抽中"}),
+         Mistake(round(poisson_pull(), 2),
+                 {"en": "the Poisson form e^(-n/K) is off in the second decimal with only 500 records: use "
+                        "(1 - 1/K)^n exactly",
+                  "zh": "只有 500 条记录时，泊松近似 e^(-n/K) 在第二位小数上有偏差：请精确地用 (1 - 1/K)^n"}),
+         Mistake(round(PULL_ANSWERS + midpoint_pull(), 2),
+                 {"en": "that is where the expected release lands; the question asks how far it moves from 30",
+                  "zh": "那是发布结果期望落到的位置；题目问的是它离 30 移动了多少"})),
     ),
     Exercise(
         "07.4", "which neighbours each layout protects",
-        (Choice(RELATIONS, "replace-one"), Choice(RELATIONS, "add/remove-one"), Choice(RELATIONS, "neither")),
-        (Mistake(("add/remove-one", "add/remove-one", "replace-one"),
+        (Choice(RELATIONS, "replace-one only"), Choice(RELATIONS, "both"), Choice(RELATIONS, "neither")),
+        (Mistake(("both", "both", "replace-one only"),
                  {"en": "inserting a record into contiguous chunks shifts every later chunk boundary",
                   "zh": "在连续分块中插入一条记录，会移动其后所有块的边界"}),
-         Mistake(("replace-one", "add/remove-one", "replace-one"),
+         Mistake(("replace-one only", "both", "replace-one only"),
                  {"en": "in data sorted by value, one replacement moves a record and shifts every chunk between its "
                         "old and new place",
                   "zh": "在按值排序的数据中，一次替换会让一条记录换位置，其新旧位置之间的每个块都会错位"}),
-         Mistake(("replace-one", "replace-one", "neither"),
+         Mistake(("replace-one only", "replace-one only", "neither"),
                  {"en": "a shuffled record's label does not depend on the other records: adding one touches one "
                         "chunk",
                   "zh": "随机分块中一条记录的标签与其他记录无关：添加一条只影响一个块"})),
