@@ -199,8 +199,11 @@ register(
                  {"en": "that is Laplace over the heavy tail; the question divides the other way",
                   "zh": "那是拉普拉斯除以重尾噪声；题目要的是反过来相除"}),
          Mistake(_sd_heavy(smooth.heavy_tail_beta(EPSILON)) / _sd_laplace(_beta(ADULT_SIZE)),
-                 {"en": "that Laplace β uses δ = 1/n² with n = 32,561; use the lesson's δ = 1/N², N = 48,842",
-                  "zh": "那个拉普拉斯的 β 用的是 n = 32,561 时的 δ = 1/n²；请用本课的 δ = 1/N²，N = 48,842"})),
+                 # 0.3968: a right answer rounded to 1 decimal (0.4) lands here too, so the hint names both
+                 {"en": "either the Laplace β uses δ = 1/n² with n = 32,561 (use the lesson's δ = 1/N², N = 48,842), "
+                        "or the ratio is rounded to 1 decimal (give 2)",
+                  "zh": "要么拉普拉斯的 β 用了 n = 32,561 时的 δ = 1/n²（请用本课的 δ = 1/N²，N = 48,842），"
+                        "要么比值只保留了 1 位小数（请保留 2 位）"})),
     ),
     Exercise(
         "06.4", "the smooth median from its formula",
