@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import math
-
 from dpteach import ptr
 from dpteach.exercises.core import Exercise, Function, Mistake, Number, register
 
@@ -17,9 +15,21 @@ PUBLISHED_LS = 0.0045731707          # the published u/(n + 1), to ten decimals
 LESSON_SIZE = 32_561                 # the size of the lesson's own data (Adult training file)
 
 
-# --- Exercise 2: a threshold that keeps delta ----------------------------------------------------------------------
+# --- Exercise 2: the median's distance to instability, by hand -----------------------------------------------------
 
-TEST_EPSILON, TEST_DELTA = 0.5, 1e-6
+FIVE = (20, 30, 40, 50, 60)          # five ages in [0, 100], replace-one neighbours, median = the third value
+FIVE_B = 25                          # the proposed bound
+
+
+def median_a(data: tuple[int, ...], k: int, extra: int = 0) -> float:
+    r"""A^(k) of the median (:func:`dpteach.ptr.median_ls_at_distance`) with a window ``extra`` positions wider:
+    ``extra = -1`` is the slip of spanning k order statistics apart instead of k + 1 (A^(k) becomes A^(k-1))."""
+    return float(ptr.median_ls_at_distance(data, 0, UPPER, k + extra)) if k + extra >= 0 else 0.0
+
+
+def median_distance(data: tuple[int, ...], b: float, extra: int = 0) -> int:
+    """The first k with A^(k) > b (window widened by ``extra``); n if there is none."""
+    return next((k for k in range(len(data) + 1) if median_a(data, k, extra) > b), len(data))
 
 
 # --- Exercise 3: the local sensitivity of a mean at one dataset, not the bound ------------------------------------
@@ -116,25 +126,22 @@ register(
                   "zh": "检查一下代数：由 LS = u/(n + 1) 得 n + 1 = u/LS"})),
     ),
     Exercise(
-        "05.2", "a threshold that keeps its promise",
-        (Number(lambda: ptr.ptr_threshold(TEST_EPSILON, TEST_DELTA)),),
-        (Mistake(ptr.book_threshold(TEST_EPSILON, TEST_DELTA),
-                 {"en": "that is the chapter's threshold ln(2/δ)/(2ε); at distance 0 it passes far more often "
-                        "than δ",
-                  "zh": "那是书中的阈值 ln(2/δ)/(2ε)；在距离 0 处它通过的概率远大于 δ"}),
-         Mistake(math.log(1 / TEST_DELTA) / TEST_EPSILON,
-                 {"en": "Pr[Lap(1/ε) ≥ t] is ½·e^(−εt): the ½ is missing",
-                  "zh": "Pr[Lap(1/ε) ≥ t] 等于 ½·e^(−εt)：漏掉了 ½"}),
-         Mistake(math.log(2 / TEST_DELTA) / TEST_EPSILON,
-                 {"en": "½·e^(−εt) = δ gives e^(−εt) = 2δ, not δ/2",
-                  "zh": "由 ½·e^(−εt) = δ 得 e^(−εt) = 2δ，而不是 δ/2"}),
-         Mistake(ptr.ptr_threshold(1.0, TEST_DELTA),
-                 {"en": "the test here spends ε_test = 0.5, not the lesson's ε = 1",
-                  "zh": "这里的测试用 ε_test = 0.5，而不是本课中的 ε = 1"}),
-         Mistake(ptr.ptr_threshold_discrete(TEST_EPSILON, TEST_DELTA),
-                 {"en": "that is the integer threshold for discrete noise; the question asks for Laplace noise and "
-                        "a pass probability of exactly δ",
-                  "zh": "那是离散噪声的整数阈值；本题问的是拉普拉斯噪声、通过概率恰好为 δ 的阈值"})),
+        "05.2", "the median's distance to instability",
+        (Number(lambda: ptr.median_distance_to_instability(FIVE, 0, UPPER, FIVE_B)),),
+        (Mistake(median_distance(FIVE, FIVE_B, extra=-1),
+                 {"en": "the window x_(m+t−k−1) … x_(m+t) spans order statistics k + 1 positions apart; a window one "
+                        "position narrower finds each jump one step late",
+                  "zh": "窗口 x_(m+t−k−1) … x_(m+t) 两端的顺序统计量相隔 k + 1 个位置；窗口窄一个位置，"
+                        "每次突变都会晚一步才发现"}),
+         Mistake(median_distance(FIVE, FIVE_B) - 1,
+                 {"en": "D is the first k at which A^(k) exceeds b, not the last k at which it stays within b",
+                  "zh": "D 是 A^(k) 第一次超过 b 时的 k，而不是 A^(k) 最后一次不超过 b 时的 k"}),
+         Mistake(median_a(FIVE, median_distance(FIVE, FIVE_B)),
+                 {"en": "that is a local sensitivity A^(k), in years; D counts replacements",
+                  "zh": "那是局部敏感度 A^(k)，单位是岁；D 数的是替换的次数"}),
+         Mistake(median_a(FIVE, 0),
+                 {"en": "that is LS(x) = A^(0), in years; D counts replacements",
+                  "zh": "那是 LS(x) = A^(0)，单位是岁；D 数的是替换的次数"})),
     ),
     Exercise(
         "05.3", "the local sensitivity, not the bound",
@@ -161,9 +168,9 @@ register(
                         "distance comes one step too late",
                   "zh": "那是书中的 u/(n − k + 1)：它只算添加记录、又忽略了 l，所以得到的距离晚了一步"}),
          Mistake(mistake_at_least,
-                 {"en": "D asks for A(k) > b, strictly: where A(k) = b exactly the local sensitivity is still "
+                 {"en": "D asks for A^(k) > b, strictly: where A^(k) = b exactly the local sensitivity is still "
                         "within b",
-                  "zh": "D 要求 A(k) > b（严格大于）：在 A(k) = b 恰好成立时，局部敏感度仍不超过 b"}),
+                  "zh": "D 要求 A^(k) > b（严格大于）：在 A^(k) = b 恰好成立时，局部敏感度仍不超过 b"}),
          Mistake(mistake_ignore_lower,
                  {"en": "the width of the range is u − l, not u: a lower end above 0 matters",
                   "zh": "范围的宽度是 u − l，而不是 u：下限大于 0 时这一点很重要"})),
