@@ -94,8 +94,10 @@ datasets it compares, and the difference of two such values is again of that for
 :mod:`dpteach.spread` and :mod:`dpteach.global_spread` refer to it). A query value is a float: :math:`\hat f(y)`,
 what numpy computes on the sorted dataset :math:`y`, and what a mechanism adds noise to. Call
 :math:`\widehat{GS}_k = \max \mathrm{fl}(|\hat f(y) - \hat f(y')|)` over neighbour pairs (and :math:`\widehat{LS}_k`
-likewise) *enumeration's value*: the sensitivity of the query as numpy computes it, which ``method="enumerate"`` and
-``method="naive"`` return. Then every sensitivity that :func:`dpteach.global_sensitivity`,
+likewise) *enumeration's value*, which ``method="enumerate"`` and ``method="naive"`` return: the sensitivity of the
+query as numpy computes it, :math:`\max |\hat f(y) - \hat f(y')|`, up to the rounding of that last subtraction (at
+most half an ulp, the spacing of floats there; none when the two values are within a factor 2 of each other, by
+Sterbenz's lemma). Then every sensitivity that :func:`dpteach.global_sensitivity`,
 :func:`dpteach.local_sensitivity` and :func:`dpteach.sensitivity_grid` return, with any method and relation,
 
 * is **never below** enumeration's value, and
@@ -108,8 +110,12 @@ It does **not** promise to be at least the real-arithmetic sensitivity :math:`T`
 enumeration's value it can be below :math:`T`, because numpy rounds the query values themselves: with
 :math:`A = 2^{50}`, enumeration's bounded global ``percentile_0.0001`` of :math:`\{A, A, A + 1\}` at :math:`n = 2`
 is 0 (both releases' percentiles round to :math:`A`), while :math:`T = 10^{-6}` (the closed form, which cannot
-certify its ranking there, rounds up to 4: see below). No privacy is lost by this: the
-released number is :math:`\hat f`, and its sensitivity is enumeration's value. (The rounded-up values of
+certify its ranking there, rounds up to 4: see below). On whole numbers this happens for ordinary data too: the
+local ``mean`` of :math:`(483, 517, 552)` in :math:`U = (483, 517, 552, 557, 592, 748)` is 8.5 ulps below
+:math:`T = 916/15`, and the local ``var`` of :math:`(0, 1, 2, 6)` in :math:`(0, 1, 2, 6, 7, 10, 11, 11)` is 2.4 ulps
+below :math:`T = 2201/144` (both unbounded, :math:`k = 2`; notebook A1). What a
+mechanism releases is :math:`\hat f`, whose sensitivity is enumeration's value to within that half ulp of the last
+subtraction; :math:`T` is the sensitivity of a number nobody releases. (The rounded-up values of
 :func:`round_up` happen to cover :math:`T` as well; the proof below shows both.)
 
 *Whole numbers.* The sums are exact (:func:`dpteach.queries.check_exact_sums`), so the sum and the count are exact,
@@ -141,7 +147,8 @@ The tests check ``>=`` against enumeration everywhere, and ``==`` on whole numbe
 where one of these pairs may round up.
 
 *Fractional values.* Candidates that tie with the optimum in exact arithmetic may round differently, so the
-candidate's rounded gap :math:`d` can sit an ulp *below* enumeration's. :func:`round_up` returns
+candidate's rounded gap :math:`d` can sit *below* enumeration's, by up to about :math:`4\hat E + 2ud` (below): many
+ulps on large data, since :math:`\hat E` grows with the number of records. :func:`round_up` returns
 :math:`R = \mathrm{fl}(d + 8(\hat E + u d))` rounded one more ulp up, where :math:`d \ge 0` is the computed gap,
 :math:`u = 2^{-53}` and :math:`\hat E` bounds the error of one query value (:func:`value_error`). Then :math:`R` is
 at least both enumeration's value and :math:`T` (percentiles taken at numpy's interpolation fraction).
@@ -182,8 +189,9 @@ its bytes: pseudo-polynomial, :math:`|M| (c + 1) \lceil W/64 \rceil` work units 
 sums, or fractional data) the closed form is rounded up like any other (:func:`round_up` with ``force=True``):
 never below enumeration, and above it by at most the slack stated there.
 
-Variance, standard deviation and callable queries are not monotone: their global sensitivities are left to
-enumeration; :mod:`dpteach.spread` gives the local sensitivity of ``var`` and ``std``.
+Variance, standard deviation and callable queries are not monotone, so this module does not cover them:
+:mod:`dpteach.spread` gives the local sensitivity of ``var`` and ``std``, :mod:`dpteach.global_spread` the global
+sensitivity of ``var`` under bounded and unbounded neighbours, and the rest is enumerated.
 """
 
 from __future__ import annotations

@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections import Counter
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -15,6 +16,7 @@ import dpteach
 from dpteach import exact
 from dpteach.neighbours import positional_neighbours
 from dpteach.queries import as_dataset, resolve_query
+from dpteach.sensitivity import neighbours_of
 
 MONOTONE = ["count", "sum", "mean", "median", "percentile_0", "percentile_25", "percentile_75", "percentile_90",
             "percentile_100"]
@@ -329,6 +331,26 @@ def test_issue_26_reproducers_keep_the_promise(call, expected) -> None:
         assert enumerated < fast <= 4.0 + 1e-12  # round_up's slack 8 * 4uA, with A = 2**50
     else:
         assert fast == enumerated
+
+
+@pytest.mark.parametrize(("query", "release", "spare_values", "real", "ulps"), [
+    ("mean", [483, 517, 552], [557, 592, 748], Fraction(916, 15), 8.5),
+    ("var", [0, 1, 2, 6], [7, 10, 11, 11], Fraction(2201, 144), 2.4),
+])
+def test_whole_numbers_equal_enumeration_a_few_ulps_below_the_real_sensitivity(query, release, spare_values, real,
+                                                                               ulps) -> None:
+    """The examples of exact.py's rounding promise and of notebook A1: on whole numbers the fast answer is
+    enumeration's value, and both sit a few ulps below the real-arithmetic T, because numpy rounds the query values."""
+    universe = release + spare_values
+    def exact_value(data: tuple) -> Fraction:
+        values = [Fraction(v) for v in data]
+        mean = sum(values) / len(values)
+        return mean if query == "mean" else sum((v - mean) ** 2 for v in values) / len(values)
+    neighbours = neighbours_of(release, universe, query, k=2)["neighbour"]
+    assert max(abs(exact_value(y) - exact_value(tuple(release))) for y in neighbours) == real
+    fast = dpteach.local_sensitivity(release, universe, query, k=2)
+    assert fast == dpteach.local_sensitivity(release, universe, query, k=2, method="enumerate")
+    assert round(float((real - Fraction(fast)) / Fraction(np.spacing(fast))), 1) == ulps
 
 
 def test_tied_percentile_ranks_round_up_instead_of_down() -> None:

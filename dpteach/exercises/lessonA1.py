@@ -103,61 +103,7 @@ def mistake_k_times_largest(x: np.ndarray, others: np.ndarray, k: int) -> float:
     return float(k * np.abs(np.concatenate([x, others])).max())
 
 
-# --- Exercise 4: a release where Step 2's candidates miss the variance's local sensitivity ----------------------
-
-
-@dataclass(frozen=True)
-class VarianceRelease:
-    """A checked answer to exercise 4: the sorted release and universe, the local sensitivity of ``var``
-    (unbounded, k = 1) and the largest change any of Step 2's four candidates makes."""
-
-    x: tuple[float, ...]
-    universe: tuple[float, ...]
-    local: float
-    best_candidate: float
-
-
-def read_variance_release(answer: object, language: Language) -> VarianceRelease:
-    """The pair (x_4, universe_4): lists of numbers, x_4 of at least two records and a sub-multiset of
-    universe_4, which holds at least one value more (so one record can be removed and one added)."""
-    if not isinstance(answer, tuple | list) or len(answer) != 2:
-        raise Invalid({"en": f"expected the pair (x_4, universe_4), got {describe(answer)}",
-                       "zh": f"应当是一对 (x_4, universe_4)，得到的是 {describe(answer)}"}[language])
-    x = read_values(answer[0], "x_4", language)
-    universe = read_values(answer[1], "universe_4", language)
-    if len(x) < 2:
-        raise Invalid({"en": f"x_4 needs at least 2 records, so that removing one leaves a dataset; it has {len(x)}",
-                       "zh": f"x_4 至少要有 2 条记录，删去一条后才仍是数据集；它有 {len(x)} 条"}[language])
-    missing = Counter(x) - Counter(universe)
-    if missing:
-        raise Invalid({"en": f"x_4 is not a sub-multiset of universe_4: universe_4 lacks these records of x_4: "
-                             f"{_whole(sorted(missing.elements()))}",
-                       "zh": f"x_4 不是 universe_4 的子多重集：universe_4 缺少 x_4 的这些记录："
-                             f"{_whole(sorted(missing.elements()))}"}[language])
-    if len(universe) == len(x):
-        raise Invalid({"en": "universe_4 holds no value beyond x_4, so no record can be added: give it at least one",
-                       "zh": "universe_4 除了 x_4 没有别的值，无法添加记录：至少再给它一个值"}[language])
-    release, values = as_dataset(x), as_dataset(universe)
-    try:
-        local = local_sensitivity(release, values, "var", relation="unbounded")
-    except ValueError as error:  # e.g. whole numbers too large for exact float64 sums
-        raise Invalid(str(error)) from None
-    best = max(abs(float(np.var(release)) - float(np.var(c)))
-               for c in local_candidates(release, values, 1, "unbounded"))
-    return VarianceRelease(x, universe, local, best)
-
-
-def candidates_miss(answer: object, language: Language) -> str | None:
-    """None when every candidate of Step 2 stays below the local sensitivity (beyond rounding), else why not."""
-    found: VarianceRelease = answer  # type: ignore[assignment]
-    if found.best_candidate < found.local - 1e-9 * max(1.0, found.local):
-        return None
-    return {"en": "on this release one of Step 2's four candidates already moves the variance as far as the "
-                  "farthest neighbour does",
-            "zh": "在这个数据集上，第 2 步的四个候选之一已经让方差移动得和最远的邻居一样远"}[language]
-
-
-# --- Exercise 5: ls_mean_symmetric(x, spare, k) -----------------------------------------------------------------
+# --- Exercise 4: ls_mean_symmetric(x, spare, k) -----------------------------------------------------------------
 
 MEAN_CASES = (
     ((-5, 0, 0, 7), (), 3),                   # no spare value; k = n - 1, the largest k here
@@ -213,6 +159,60 @@ def mistake_exactly_k_changes(x: np.ndarray, others: np.ndarray, k: int) -> floa
     return _mean_over_mixes(x, others, [(r, k - r) for r in range(min(k, len(x) - 1) + 1)])
 
 
+# --- Exercise 5: a release where Step 2's candidates miss the variance's local sensitivity ----------------------
+
+
+@dataclass(frozen=True)
+class VarianceRelease:
+    """A checked answer to exercise 5: the sorted release and universe, the local sensitivity of ``var``
+    (unbounded, k = 1) and the largest change any of Step 2's four candidates makes."""
+
+    x: tuple[float, ...]
+    universe: tuple[float, ...]
+    local: float
+    best_candidate: float
+
+
+def read_variance_release(answer: object, language: Language) -> VarianceRelease:
+    """The pair (x_5, universe_5): lists of numbers, x_5 of at least two records and a sub-multiset of
+    universe_5, which holds at least one value more (so one record can be removed and one added)."""
+    if not isinstance(answer, tuple | list) or len(answer) != 2:
+        raise Invalid({"en": f"expected the pair (x_5, universe_5), got {describe(answer)}",
+                       "zh": f"应当是一对 (x_5, universe_5)，得到的是 {describe(answer)}"}[language])
+    x = read_values(answer[0], "x_5", language)
+    universe = read_values(answer[1], "universe_5", language)
+    if len(x) < 2:
+        raise Invalid({"en": f"x_5 needs at least 2 records, so that removing one leaves a dataset; it has {len(x)}",
+                       "zh": f"x_5 至少要有 2 条记录，删去一条后才仍是数据集；它有 {len(x)} 条"}[language])
+    missing = Counter(x) - Counter(universe)
+    if missing:
+        raise Invalid({"en": f"x_5 is not a sub-multiset of universe_5: universe_5 lacks these records of x_5: "
+                             f"{_whole(sorted(missing.elements()))}",
+                       "zh": f"x_5 不是 universe_5 的子多重集：universe_5 缺少 x_5 的这些记录："
+                             f"{_whole(sorted(missing.elements()))}"}[language])
+    if len(universe) == len(x):
+        raise Invalid({"en": "universe_5 holds no value beyond x_5, so no record can be added: give it at least one",
+                       "zh": "universe_5 除了 x_5 没有别的值，无法添加记录：至少再给它一个值"}[language])
+    release, values = as_dataset(x), as_dataset(universe)
+    try:
+        local = local_sensitivity(release, values, "var", relation="unbounded")
+    except ValueError as error:  # e.g. whole numbers too large for exact float64 sums
+        raise Invalid(str(error)) from None
+    best = max(abs(float(np.var(release)) - float(np.var(c)))
+               for c in local_candidates(release, values, 1, "unbounded"))
+    return VarianceRelease(x, universe, local, best)
+
+
+def candidates_miss(answer: object, language: Language) -> str | None:
+    """None when every candidate of Step 2 stays below the local sensitivity (beyond rounding), else why not."""
+    found: VarianceRelease = answer  # type: ignore[assignment]
+    if found.best_candidate < found.local - 1e-9 * max(1.0, found.local):
+        return None
+    return {"en": "on this release one of Step 2's four candidates already moves the variance as far as the "
+                  "farthest neighbour does",
+            "zh": "在这个数据集上，第 2 步的四个候选之一已经让方差移动得和最远的邻居一样远"}[language]
+
+
 register(
     Exercise(
         "A1.1", "two extreme neighbours of (1, 2, 3)",
@@ -254,20 +254,7 @@ register(
                  "that large: sum the actual k largest or smallest")),
     ),
     Exercise(
-        "A1.4", "a release where Step 2's candidates miss the variance",
-        (Example(read_variance_release, candidates_miss),),
-        (Mistake(([1, 3, 10], [1, 2, 3, 10, 11]),
-                 "on Step 2's release a candidate is the farthest neighbour: the variance needs another shape"),
-         Mistake(([0, 0, 0, 5, 10], [0, 0, 0, 5, 5, 10]),
-                 "with one end crowded, removing the lone record at the other end (a candidate) moves the variance "
-                 "most"),
-         Mistake(([0, 0, 0, 5, 10, 10, 10], [0, 0, 0, 5, 10, 10, 10, 20]),
-                 "the spare value lies outside x's range, so adding it (a candidate) moves the variance most"),
-         Mistake(([0, 0, 0, 10, 10, 10], [0, 0, 0, 5, 10, 10, 10]),
-                 "no record of x sits near its mean, so every removal is at an end, where the candidates are")),
-    ),
-    Exercise(
-        "A1.5", "ls_mean_symmetric from scratch",
+        "A1.4", "ls_mean_symmetric from scratch",
         (Function(mean_cases, mean_truth, show=show_local_case),),
         (Mistake(mistake_remove_everything,
                  "a neighbour keeps at least one record of x: r stops at n − 1"),
@@ -278,5 +265,18 @@ register(
                  "additions"),
          Mistake(mistake_exactly_k_changes,
                  "a group of up to k: mixes with fewer than k changes are neighbours too (1 ≤ r + a ≤ k)")),
+    ),
+    Exercise(
+        "A1.5", "a release where Step 2's candidates miss the variance",
+        (Example(read_variance_release, candidates_miss),),
+        (Mistake(([1, 3, 10], [1, 2, 3, 10, 11]),
+                 "on Step 2's release a candidate is the farthest neighbour: the variance needs another shape"),
+         Mistake(([0, 0, 0, 5, 10], [0, 0, 0, 5, 5, 10]),
+                 "with one end crowded, removing the lone record at the other end (a candidate) moves the variance "
+                 "most"),
+         Mistake(([0, 0, 0, 5, 10, 10, 10], [0, 0, 0, 5, 10, 10, 10, 20]),
+                 "the spare value lies outside x's range, so adding it (a candidate) moves the variance most"),
+         Mistake(([0, 0, 0, 10, 10, 10], [0, 0, 0, 5, 10, 10, 10]),
+                 "no record of x sits near its mean, so every removal is at an end, where the candidates are")),
     ),
 )
