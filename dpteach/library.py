@@ -33,10 +33,14 @@ on :math:`[L, U]` repeated :math:`n` times, :func:`dpteach.replicate`). In exact
   on fractional data returns its exact value rounded *up* by its own small allowance
   (:func:`dpteach.exact.round_up`), never below enumeration's floating-point value, as :mod:`dpteach.exact`
   promises (:func:`real_value`, :func:`padding_table`);
-* mean: bounded :math:`k (U - L) / n`. OpenDP's add/remove mean bounds a different, randomized function: resize
-  to :math:`n` records (a random subset, or padding), then the mean; it reports :math:`k (U - L) / n` at every
-  :math:`k`. ``dpteach``'s exact value for the plain mean stops growing at :math:`(n - 1)(U - L)/n` once
-  :math:`k \\ge n`, because its symmetric neighbour keeps at least one record of a release of :math:`n`.
+* mean: bounded :math:`k (U - L) / n`. ``dpteach``'s add/remove values hold for releases of exactly :math:`n`
+  records (the fixed-:math:`n` convention of notebook 02): at :math:`k = 1` the plain mean moves by
+  :math:`(U - L)/n`, so with a secret size it has no such bound (a release of 2 records moves by
+  :math:`(U - L)/2`). OpenDP's add/remove domain has no size, and its mean needs one, so the pipeline first
+  resizes to a public :math:`n` (a random subset, or padding with a constant), a different, randomized
+  function: it reports :math:`k (U - L) / n` at every :math:`k` and every input size. ``dpteach``'s exact value
+  for the plain mean stops growing at :math:`(n - 1)(U - L)/n` once :math:`k \\ge n`, because its symmetric
+  neighbour keeps at least one record of a release of :math:`n`.
 
 The second half of the lesson is floating point (Casacuberta, Shoemate, Vadhan & Wagaman, "Widespread
 Underestimation of Sensitivity in Differentially Private Libraries and How to Fix It", CCS 2022):
@@ -174,7 +178,7 @@ def side_by_side(table: pd.DataFrame, queries: Sequence[str] = QUERIES) -> pd.Da
 
 
 FLOAT_QUERIES: tuple[str, ...] = ("float sum", "mean")
-SOURCES = {"opendp": "OpenDP", "dpteach": "dpteach"}  # dpteach: the exact value, rounded up
+SOURCES = {"opendp": "OpenDP", "dpteach": "dpteach"}  # dpteach: the exact value plus a rounding allowance
 
 
 def real_value(query: str, neighbours: str, source: str, bounds: Bounds, size: int, k: int) -> float:
@@ -225,8 +229,9 @@ def padding_table(table: pd.DataFrame, bounds: Bounds, size: int) -> pd.DataFram
 
 
 def padded_text(table: pd.DataFrame, bounds: Bounds, size: int) -> str:
-    """:func:`padding_table` printed as each float number split in two, "real value + padding" (the padding
-    with two significant digits, a dash where ``dpteach``'s relation is not defined), one column per :math:`k`."""
+    """:func:`padding_table` printed as each float number split in two, "real value + rounding allowance" (the
+    allowance with two significant digits, a dash where ``dpteach``'s relation is not defined), one column per
+    :math:`k`."""
     padding = padding_table(table, bounds, size)
     distances = [k for k in padding.columns if k != "real value"]
     cells = {}
@@ -240,7 +245,7 @@ def padded_text(table: pd.DataFrame, bounds: Bounds, size: int) -> str:
             return f"{real:g} + {value:.1e}"
         cells[f"k = {k}"] = padding.apply(text, axis=1)
     frame = pd.DataFrame(cells)
-    frame.columns.name = "real + padding"
+    frame.columns.name = "real + allowance"
     return frame.to_string()
 
 

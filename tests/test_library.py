@@ -73,6 +73,45 @@ def test_the_resized_mean_grows_with_k_the_exact_one_stops_at_n_minus_one(k: int
     assert math.isclose(exact, min(k, SIZE - 1) * (UPPER - LOWER) / SIZE, rel_tol=1e-12)
 
 
+@pytest.mark.parametrize("size", [2, 3, 4, 5])
+def test_the_plain_mean_moves_by_the_width_over_its_fixed_size(size: int) -> None:
+    """dpteach's add/remove value holds for releases of exactly n records: (U - L)/n at k = 1, so no bound free of
+    n exists when n is secret (a release of 2 records moves by (U - L)/2)."""
+    exact = lib.dpteach_value("mean", "add/remove", BOUNDS, size, 1)
+    assert math.isclose(exact, (UPPER - LOWER) / size, rel_tol=1e-12) and exact >= (UPPER - LOWER) / size
+
+
+def test_opendp_mean_needs_a_known_size_and_the_resize_gives_it() -> None:
+    import opendp.prelude as dp
+
+    dp.enable_features("contrib")
+    floats = (dp.vector_domain(dp.atom_domain(T=float, nan=False)), dp.symmetric_distance())
+    clamped = floats >> dp.t.then_clamp((float(LOWER), float(UPPER)))
+    with pytest.raises(dp.OpenDPException, match="size must be known"):
+        clamped >> dp.t.then_mean()
+    resized = clamped >> dp.t.then_resize(size=SIZE, constant=(LOWER + UPPER) / 2) >> dp.t.then_mean()
+    for k in (1, 2, 3, 4):
+        assert resized.map(k) == lib.opendp_bound("mean", "add/remove", BOUNDS, SIZE, k)
+
+
+def test_laplace_noise_after_the_float_sum_pays_the_relaxation() -> None:
+    import opendp.prelude as dp
+
+    dp.enable_features("contrib")
+    floats = (dp.vector_domain(dp.atom_domain(T=float, nan=False)), dp.symmetric_distance())
+    clamped_sum = floats >> dp.t.then_clamp((0.0, 1.0)) >> dp.t.then_sum()
+    epsilon = (clamped_sum >> dp.m.then_laplace(scale=1.0)).map(1)
+    relaxation = lib.opendp_float_sum(lib.OPENDP_SIZE_LIMIT, (0, 1), "Pairwise<f64>").map(1) - 1
+    assert 1 < epsilon and math.isclose(epsilon - 1, relaxation, rel_tol=1e-6)
+
+
+def test_one_and_a_half_spacings_tie_to_even_and_add_two() -> None:
+    unit = 2.0**-23
+    x = np.full(1000, np.float32(1.5 * unit), dtype=np.float32)
+    gap = lib.sum_gap(x, np.concatenate([np.array([1.0], dtype=np.float32), x]))
+    assert gap == 1 + 1000 * (2 - 1.5) * unit
+
+
 def test_change_one_at_k_equal_n_is_undefined_in_dpteach() -> None:
     assert math.isnan(lib.dpteach_value("mean", "change-one", BOUNDS, SIZE, SIZE))
     table = lib.comparison_table(BOUNDS, SIZE, (1, 2))

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from dpteach.exercises.core import Choice, Example, Exercise, Invalid, Language, Mistake, Number, read_number, register
+from dpteach.exercises.core import Choice, Exercise, Language, Mistake, Number, register
 from dpteach.library import dpteach_value, opendp_bound, sum_gap
 
 # --- Exercise 1: OpenDP's distance in the course's words ------------------------------------------------------------
@@ -86,42 +86,35 @@ def kept_formula() -> float:
     return (MEAN_SIZE - 1) * width(MEAN_BOUNDS) / MEAN_SIZE
 
 
-# --- Exercise 4: a small value whose running float32 sum breaks the ideal bound --------------------------------------
+# --- Exercise 4: one and a half spacings, a tie on every addition --------------------------------------------------
 
 SMALL_COUNT = 1000  # x holds this many copies of the small value; x' adds the record 1.0 in front
+SMALL_FRACTION = 1.5  # the small value, in float32 spacings at 1
 IDEAL_BOUND = 1.0   # bounds [0, 1] under add/remove: max(|L|, |U|)
+TABLE_FRACTION = 0.75  # a fraction the lesson's search table shows, whose formula count * (1 - f) a student may reuse
+SPACING = float(np.spacing(np.float32(1)))  # u = 2**-23
 
 
-def read_small(answer: object, language: Language) -> float:
-    """A number in (0, 1], the bounds of the data, as the float32 the sum will use."""
-    value = read_number(answer, language)
-    if not 0 < value <= 1:
-        raise Invalid({"en": f"small must lie in the bounds (0, 1], got {value!r}",
-                       "zh": f"small 应当在界 (0, 1] 之内，得到的是 {value!r}"}[language])
-    return float(np.float32(value))
+def tie_excess() -> float:
+    """How far the float32 running sums of x' = (1.0) + x and x (``SMALL_COUNT`` copies of 1.5u) differ beyond the
+    ideal bound, in spacings u: computed by running them (:func:`dpteach.library.sum_gap`)."""
+    x = np.full(SMALL_COUNT, np.float32(SMALL_FRACTION * SPACING), dtype=np.float32)
+    return (sum_gap(x, np.concatenate([np.array([1.0], dtype=np.float32), x])) - IDEAL_BOUND) / SPACING
 
 
-def small_pair(small: float) -> tuple[np.ndarray, np.ndarray]:
-    x = np.full(SMALL_COUNT, small, dtype=np.float32)
-    return x, np.concatenate([np.array([1.0], dtype=np.float32), x])
+def excess_if_each_adds(spacings: float) -> float:
+    """The excess in spacings if every small record after the 1.0 added ``spacings`` u while x's sum is exact (a
+    mistaken rounding rule: 1 for rounding every tie down, 1.5 for no rounding at all)."""
+    return SMALL_COUNT * (spacings - SMALL_FRACTION)
 
 
-def breaks_the_bound(small: object, language: Language) -> str | None:
-    """None when the computed gap exceeds the ideal bound; otherwise a reason that holds for this value: below half
-    a spacing of float32 at 1, each small record rounds away behind the 1.0; for other values only that the
-    rounding did not add up to more than the bound."""
-    gap = sum_gap(*small_pair(float(small)))  # type: ignore[arg-type]
-    if gap > IDEAL_BOUND:
-        return None
-    if float(small) < float(np.spacing(np.float32(1))) / 2:  # type: ignore[arg-type]
-        return {"en": "below half a spacing of float32 at 1, each small record rounds away behind the 1.0, so the "
-                      "computed gap is below the ideal bound",
-                "zh": "小于 float32 在 1 处间距的一半时，每条小记录在 1.0 之后都被舍掉，"
-                      "所以计算出的差低于理想界"}[language]
-    return {"en": "for this value the rounding of the two running sums does not push their gap above the ideal "
-                  "bound; look at how 1.0 plus a value smaller than float32's spacing at 1 is rounded",
-            "zh": "对这个值，两个累加和的舍入没有把它们的差推到理想界之上；"
-                  "看看 1.0 加上一个小于 float32 在 1 处间距的值时如何舍入"}[language]
+TIE_DOWN = ("exactly halfway is a tie, and a tie goes to the even neighbour, not always down: which neighbour is an "
+            "even number of spacings above 1?")
+NO_ROUNDING = "1 + 1.5u is not a float32 (floats near 1 are u apart), so every addition after the 1.0 is rounded"
+FORGOT_X = "the gap is the difference of two sums: the sum of x grows too, exactly"
+TABLE_FORMULA = ("that is how three quarters of a spacing behaves; one and a half spacings lands exactly halfway "
+                 "between two floats, a tie")
+WHOLE_GAP = "the question asks for the excess above the ideal bound 1, counted in spacings u, not for the gap itself"
 
 
 register(
@@ -165,13 +158,12 @@ register(
                  "those are the values at k = 1; the question asks about k = n")),
     ),
     Exercise(
-        "09.4", "a float32 running sum above the ideal bound",
-        (Example(read_small, breaks_the_bound),),
-        (Mistake(2.0**-24,
-                 "exactly half a spacing is a tie, and a tie rounds to the even neighbour: the total stays put"),
-         Mistake(2.0**-23,
-                 "a whole spacing is added exactly, so nothing is rounded and the gap is the ideal bound"),
-         Mistake(2.0**-53,
-                 "that is half of float64's spacing at 1; the sum runs in float32, whose spacing is far larger")),
+        "09.4", "one and a half spacings",
+        (Number(tie_excess, decimals=None),),
+        (Mistake(excess_if_each_adds(1), TIE_DOWN),
+         Mistake(excess_if_each_adds(SMALL_FRACTION), NO_ROUNDING),
+         Mistake(tie_excess() + SMALL_COUNT * SMALL_FRACTION, FORGOT_X),
+         Mistake(SMALL_COUNT * (1 - TABLE_FRACTION), TABLE_FORMULA),
+         Mistake(IDEAL_BOUND + tie_excess() * SPACING, WHOLE_GAP)),
     ),
 )
