@@ -193,3 +193,13 @@ def course_map(folder: Path) -> pd.DataFrame:
     table = pd.DataFrame(rows)
     table["minutes"] = table["minutes"].astype("Int64")  # whole minutes; <NA> where a notebook states none
     return table
+
+
+def course_table(folder: Path) -> pd.DataFrame:
+    """The map as lesson 00 shows it, indexed by number: each lesson's and appendix's part (without its subtitle),
+    title (without its number), what it builds on, the minutes it states, its checked exercises and the classes its
+    size fills (:func:`course_map`)."""
+    table = course_map(folder).set_index("number")
+    table["part"] = table["part"].str.split(" · ").str[0]
+    table["title"] = table["title"].str.split(" · ", n=1).str[1]
+    return table[["part", "title", "builds on", "minutes", "exercises", "classes"]]

@@ -17,6 +17,7 @@ from dpteach.course import (
     PARTS,
     course_map,
     course_notebooks,
+    course_table,
     lesson_stats,
     number_of,
     part_of,
@@ -36,6 +37,10 @@ def test_every_notebook_is_in_exactly_one_part_and_the_map_lists_each_lesson() -
     table = course_map(NOTEBOOKS)
     assert list(table["notebook"]) == [p.name for p in LESSONS]
     assert (table["classes"] >= 1).all()
+    shown = course_table(NOTEBOOKS)
+    assert list(shown.index) == [number_of(p.name) for p in LESSONS]
+    assert list(shown.columns) == ["part", "title", "builds on", "minutes", "exercises", "classes"]
+    assert not shown["title"].str.match(r"(\d\d|A\d) ").any() and shown["part"].str.match("Part|Appendices").all()
 
 
 def test_course_notebooks_finds_lessons_then_appendices_and_nothing_else(tmp_path: Path) -> None:
