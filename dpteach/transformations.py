@@ -291,7 +291,8 @@ def truncate_groups_per_id(
 
     Under add/remove all rows of one ID the stability is :func:`grouped_truncation_factor`:
     ``R * G`` with Laplace noise, ``R * sqrt(G)`` (an L2 bound) with Gaussian noise when the query
-    groups by ``group_column``.
+    groups by ``group_column``. The truncation itself is ``R * G``-stable in rows whatever the noise; with
+    ``noise="gaussian"`` the ``stability`` field holds the L2 factor of the grouped count, not a row count.
     """
     table = _check_table(table, "table")
     _check_columns(table, [id_column, group_column], "id_column/group_column", "the table")
