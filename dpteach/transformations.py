@@ -291,7 +291,8 @@ def truncate_groups_per_id(
 
     Under add/remove all rows of one ID the stability is :func:`grouped_truncation_factor`:
     ``R * G`` with Laplace noise, ``R * sqrt(G)`` (an L2 bound) with Gaussian noise when the query
-    groups by ``group_column``.
+    groups by ``group_column``. The truncation itself is ``R * G``-stable in rows whatever the noise; with
+    ``noise="gaussian"`` the ``stability`` field holds the L2 factor of the grouped count, not a row count.
     """
     table = _check_table(table, "table")
     _check_columns(table, [id_column, group_column], "id_column/group_column", "the table")
@@ -322,12 +323,24 @@ def zcdp_rho_for(epsilon: float, delta: float) -> float:
     rho-zCDP implies (rho + 2 sqrt(rho ln(1/delta)), delta)-DP (Bun and Steinke, 2016); solving for
     rho gives ``(sqrt(ln(1/delta) + epsilon) - sqrt(ln(1/delta)))**2``. It puts Gaussian noise and
     pure-DP Laplace noise on a comparable footing.
+
+    The float is rounded down: the returned rho, converted back with the formula above in floating point,
+    never gives an epsilon above the target (the calibration errs on the safe side, by an ulp or so).
     """
     epsilon = _check_positive(epsilon, "epsilon")
     if isinstance(delta, bool) or not isinstance(delta, float | int) or not 0 < delta < 1:
         raise ValueError(f"delta must be a number in (0, 1), got {delta!r}")
     log_term = math.log(1 / delta)
-    return (math.sqrt(log_term + epsilon) - math.sqrt(log_term)) ** 2
+    rho = (math.sqrt(log_term + epsilon) - math.sqrt(log_term)) ** 2
+    while rho > 0 and _zcdp_epsilon(rho, delta) > epsilon:
+        rho = math.nextafter(rho, 0.0)
+    return rho
+
+
+def _zcdp_epsilon(rho: float, delta: float) -> float:
+    """The epsilon of the (epsilon, delta)-DP guarantee that rho-zCDP implies (appendix A2):
+    ``rho + 2 sqrt(rho ln(1/delta))`` (Bun and Steinke, 2016)."""
+    return rho + 2 * math.sqrt(rho * math.log(1 / delta))
 
 
 def gaussian_beats_laplace_from(sigma_per_unit: float, epsilon: float) -> int:

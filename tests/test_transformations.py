@@ -244,6 +244,15 @@ def test_crossover_with_the_zcdp_conversion_is_fifteen() -> None:
     assert tr.gaussian_beats_laplace_from(sigma, 1.0) == 15 == first_gaussian_win_on_grid(sigma, 1.0)
 
 
+@pytest.mark.parametrize("epsilon", [1.0, 0.5, 0.1, 2.0, 3.7])
+@pytest.mark.parametrize("delta", [1e-6, 1e-9, 1e-3, 0.05])
+def test_zcdp_rho_never_converts_above_the_target(epsilon: float, delta: float) -> None:
+    rho = tr.zcdp_rho_for(epsilon, delta)
+    assert tr._zcdp_epsilon(rho, delta) <= epsilon
+    assert rho + 2 * math.sqrt(rho * math.log(1 / delta)) <= epsilon
+    assert tr._zcdp_epsilon(rho, delta) == pytest.approx(epsilon, rel=1e-12)  # rounded down by ulps, no more
+
+
 def test_crossover_with_the_analytic_gaussian_is_nine() -> None:
     sigma = analytic_gaussian_sigma(1.0, 1.0, 1e-6)
     assert sigma == pytest.approx(4.22, abs=5e-3)
