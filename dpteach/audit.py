@@ -41,7 +41,9 @@ width plus :math:`e^{\varepsilon}` times the other's. On an event at the edge of
 :math:`\sqrt{2q(1-q)L/N} + L/N`; :func:`detection_threshold` computes them exactly. With :math:`N = 50\,000`,
 :math:`L \approx 20` (about 120 events), :math:`\varepsilon = 1` and :math:`p = 0.05`: :math:`w_p \approx 0.006`,
 :math:`w_q \approx 0.004`, and a violation must exceed about :math:`0.006 + e \cdot 0.004 \approx 0.017` to be
-seen (:func:`planted_leak_batch` plants violations of known size to measure it; notebook 10).
+seen (:func:`planted_leak_batch` plants violations of known size to measure it; notebook 10). The widths grow
+with :math:`p`: near :math:`p = 1/2` (with :math:`\delta = 0.01`) the threshold is about 0.044, above the real
+violation of 0.014 that the book's PTR has on the :math:`4 \mid 5` pair.
 
 **Limits.** An audit can find violations, never prove privacy. It tests one pair, chosen by hand (a pass says
 nothing about the pairs not tried), one family of events built from quantile bins (a leak confined to a tiny
@@ -50,10 +52,11 @@ sampler draws from, at the resolution of its bins: it cannot see the least-signi
 floating-point Laplace sampling (Mironov 2012), where the outputs possible on one dataset and impossible on the
 other are single doubles spread over the whole range, each bin holding both kinds.
 
-**The audited mechanisms.** :data:`CASES` sets each mechanism of notebooks 03 and 05 beside a broken
-variant on the same pair. They are *batched* copies (:func:`laplace_batch`, :func:`ptr_batch`,
-:func:`saa_batch`) built from the package's own pieces, so 50,000 runs take milliseconds;
-``tests/test_audit.py`` checks each copy against the one-shot release it stands for.
+**The audited mechanisms.** :data:`CASES` sets each mechanism of lessons 03, 04, 05 and 07 beside a broken
+variant on the same pair, with theory's verdict on that pair (:func:`largest_violation`). They are *batched*
+copies (:func:`laplace_batch`, :func:`ptr_batch`, :func:`saa_batch`) built from the package's own pieces, so
+50,000 runs take milliseconds; ``tests/test_audit.py`` checks each copy against the one-shot release it stands
+for.
 """
 
 from __future__ import annotations
@@ -281,7 +284,9 @@ def audit(
     candidates = []
     for label, p_lo, q_hi, p_count, q_count in (("x vs x'", lo_x, hi_y, *counts),
                                                 ("x' vs x", lo_y, hi_x, *counts[::-1])):
-        gaps = p_lo - scale * q_hi - delta
+        # An event seen on neither side (⊥ of a mechanism that never refuses) cannot show a violation; left in,
+        # its -e^ε q_hi - δ would be the largest gap of every pass, a constant that says nothing about the pair.
+        gaps = np.where(p_count + q_count > 0, p_lo - scale * q_hi - delta, -np.inf)
         best = int(np.argmax(gaps))
         with np.errstate(divide="ignore"):
             ratios = np.where(p_lo > delta, np.log(np.maximum(p_lo - delta, 0) / q_hi), 0.0)
@@ -318,8 +323,9 @@ def detection_threshold(
     i.e. when the observed violation :math:`\hat p - e^{\varepsilon}\hat q - \delta` exceeds
     :math:`w_p + e^{\varepsilon} w_q`: this is where detection begins. A violation :math:`v` itself raises
     :math:`\hat p` to :math:`p + v` and widens :math:`w_p`, so it is seen half the time only somewhat above the
-    threshold (planted violations at :math:`\varepsilon = 1`, :math:`N = 50{,}000`: 0.017 → 0.018; measured
-    over 12 seeds, about 0.020). Notebook 10.
+    threshold: at :math:`\varepsilon = 1`, :math:`N = 50{,}000` and :math:`p = 0.05` the threshold is 0.017,
+    and planted violations (:func:`planted_leak_batch`, 12 seeds) are caught half the time at about 0.020.
+    Notebook 10.
     """
     p = _check_probability("p", p, closed_low=False)
     epsilon = check_epsilon(epsilon)
@@ -333,6 +339,90 @@ def detection_threshold(
     lower, upper = kl_bounds([p * n_samples, q * n_samples], n_samples, math.log(4 * n_events / alpha))
     width_p, width_q = p - float(lower[0]), float(upper[1]) - q
     return width_p, width_q, width_p + math.exp(epsilon) * width_q
+
+
+# --------------------------------------------------------------------------------------------- theory
+Law = tuple[float, float, float]
+r"""``(released, centre, scale)``: on one dataset the mechanism refuses (⊥) with probability ``1 - released`` and
+otherwise outputs ``centre`` plus :math:`\mathrm{Lap}(` ``scale`` :math:`)`, over the reals. Every mechanism that
+notebook 10 audits has this form on a fixed dataset."""
+
+
+def _check_law(name: str, law: object) -> Law:
+    if not isinstance(law, (tuple, list)) or len(law) != 3:
+        raise TypeError(f"{name} must be a tuple (released, centre, scale), got {law!r}")
+    released = check_real(name, law[0], "a released probability in [0, 1]")
+    if not 0 <= released <= 1:
+        raise ValueError(f"{name}'s released probability must lie in [0, 1], got {law[0]!r}")
+    centre = check_real(name, law[1], "a finite centre")
+    if not math.isfinite(centre):
+        raise ValueError(f"{name}'s centre must be finite, got {law[1]!r}")
+    scale = check_real(name, law[2], "a finite scale > 0")
+    if not (math.isfinite(scale) and scale > 0):
+        raise ValueError(f"{name}'s scale must be a finite number > 0, got {law[2]!r}")
+    return released, centre, scale
+
+
+def _laplace_cdf(y: float, centre: float, scale: float) -> float:
+    z = (y - centre) / scale
+    return 0.5 * math.exp(z) if z < 0 else 1 - 0.5 * math.exp(-z)
+
+
+def _excess(a: Law, b: Law, factor: float) -> tuple[float, float]:
+    r""":math:`\sup_S P_a[S] - c\,P_b[S]` for :math:`c` = ``factor``, and :math:`P_a[S^*]` of the maximising
+    :math:`S^* = \{⊥ \text{ if } P_a[⊥] > c P_b[⊥]\} \cup \{y : p_a(y) > c\, p_b(y)\}`.
+
+    Where both sides release, :math:`\ln p_a(y) - \ln(c\,p_b(y))` is linear between the kinks :math:`c_a, c_b`,
+    so on each of the (at most three) pieces :math:`S^*` is one interval, found from its root; its mass comes
+    from the Laplace distribution functions, exactly."""
+    (ra, ca, sa), (rb, cb, sb) = a, b
+    refused = (1 - ra) - factor * (1 - rb)
+    excess, mass = max(refused, 0.0), (1 - ra) if refused > 0 else 0.0
+    if ra == 0:
+        return excess, mass
+    ends = [-math.inf, *sorted({ca, cb}), math.inf]
+    for lo, hi in zip(ends, ends[1:], strict=False):
+        inside = hi - 1 if lo == -math.inf else lo + 1 if hi == math.inf else (lo + hi) / 2
+        if rb == 0:
+            left, right = lo, hi
+        else:
+            level = math.log(ra * sb / (factor * rb * sa)) - abs(inside - ca) / sa + abs(inside - cb) / sb
+            slope = -math.copysign(1.0, inside - ca) / sa + math.copysign(1.0, inside - cb) / sb
+            if slope == 0:
+                left, right = (lo, hi) if level > 0 else (hi, hi)
+            else:
+                root = inside - level / slope
+                left, right = (max(lo, root), hi) if slope > 0 else (lo, min(hi, root))
+        if left < right:
+            on_a = _laplace_cdf(right, ca, sa) - _laplace_cdf(left, ca, sa)
+            on_b = _laplace_cdf(right, cb, sb) - _laplace_cdf(left, cb, sb)
+            excess += ra * on_a - factor * rb * on_b
+            mass += ra * on_a
+    return excess, mass
+
+
+def largest_violation(law_x: Law, law_x_prime: Law, epsilon: float, delta: float = 0.0) -> tuple[float, float]:
+    r"""Theory's verdict on one pair: the largest violation of the :math:`(\varepsilon, \delta)` inequality over
+    *every* set of outputs, for mechanisms of the form :data:`Law`, and the probability of the set that attains
+    it, on the dataset it favours.
+
+    .. math:: v = \max_{(a, b)} \sup_S \bigl(P[M(a) \in S] - e^{\varepsilon} P[M(b) \in S]\bigr) - \delta
+              = \max_{(a, b)} \Bigl[(P_a[⊥] - e^{\varepsilon} P_b[⊥])^+
+                + \int \bigl(p_a(y) - e^{\varepsilon} p_b(y)\bigr)^+ dy\Bigr] - \delta
+
+    over both directions :math:`(a, b) = (x, x'), (x', x)`, with :math:`p` the density of the released values.
+    The claim holds on this pair exactly when :math:`v \le 0` (then :math:`v \ge -\delta`, from
+    :math:`S = \emptyset`). The integral is computed exactly, piece by piece (``tests/test_audit.py`` checks it
+    against a numerical integral and against the Laplace mechanism's closed form). Notebook 10: on the
+    :math:`4 \mid 5` pair the book's PTR at the :math:`\varepsilon` it claims has :math:`v \approx 0.014`, on an
+    event of probability about 0.49, below what the audit can see there.
+    """
+    a, b = _check_law("law_x", law_x), _check_law("law_x_prime", law_x_prime)
+    epsilon = check_epsilon(epsilon)
+    delta = _check_probability("delta", delta, closed_low=True)
+    factor = math.exp(epsilon)
+    excess, mass = max(_excess(a, b, factor), _excess(b, a, factor))
+    return excess - delta, mass
 
 
 def repeat(release: Release) -> Sampler:
@@ -448,7 +538,7 @@ def ptr_batch(version: Literal["book", "corrected"], b: float, epsilon: float, d
     :func:`dpteach.ptr.ptr_mean` (with ``noise="textbook"``) and :func:`dpteach.ptr.ptr_mean_book` draw one
     run: noisy distance :math:`D + \mathrm{Lap}(1/\varepsilon)` against the threshold, release
     :math:`\bar x + \mathrm{Lap}(b/\varepsilon)`, with numpy's vectorised Laplace: it audits the ideal
-    mechanism, whose guarantee holds over the reals (the floating-point leak is notebook 10's last section).
+    mechanism, whose guarantee holds over the reals (the floating-point leak has its own section in notebook 10).
 
     ``"corrected"`` is ``ptr_mean(data, LOWER, UPPER, b, epsilon, epsilon, delta, noise="textbook")``:
     :math:`(2\varepsilon, \delta)`-DP under add/remove-one neighbours (over the reals). ``"book"`` is
@@ -497,6 +587,14 @@ def saa_batch(
 
     Notebook 10.
     """
+    return laplace_batch(*_saa_parts(f, n_chunks, lower, upper, epsilon, noise_for, order))
+
+
+def _saa_parts(
+    f: Callable[[np.ndarray], float], n_chunks: int, lower: float, upper: float, epsilon: float,
+    noise_for: str, order: str,
+) -> tuple[Callable[[np.ndarray], float], Callable[[np.ndarray], float]]:
+    """The centre and the noise scale of :func:`saa_batch`, checked."""
     _check_callable("f", f, "f(chunk) -> float")
     lower, upper = check_bounds(lower, upper)
     epsilon = check_epsilon(epsilon)
@@ -515,7 +613,7 @@ def saa_batch(
         formed = contiguous_layout(data.size, n_chunks)[1]
         return (upper - lower) / ((n_chunks if noise_for == "K" else formed) * epsilon)
 
-    return laplace_batch(center, scale)
+    return center, scale
 
 
 # --------------------------------------------------------------------------------------------- the audits
@@ -533,13 +631,13 @@ class AuditPair:
 
 @dataclass(frozen=True)
 class AuditCase:
-    r"""One mechanism on one :class:`AuditPair`, the :math:`(\varepsilon, \delta)` claim to test, and what theory
-    predicts: ``holds`` is True when the inequality of the claim holds on this pair for every event (the audit
-    should pass), False when a known flaw breaks it on this pair (the audit should fail). A mechanism with no
-    valid claim may still hold on a pair that does not expose its flaw: the book's PTR at :math:`2\varepsilon`
-    away from distance 0. Theory here is about the mechanism with real-valued noise; its floating-point sampler
-    breaks every claim on a set of outputs no audit isolates (module documentation, *Limits*). ``short`` labels
-    the case in figures.
+    r"""One mechanism on one :class:`AuditPair`, the :math:`(\varepsilon, \delta)` claim to test, and the
+    mechanism's :data:`Law` on a dataset (``law(data)``), from which :meth:`theory` computes whether the claim holds
+    on this pair. A mechanism with no valid claim may still hold on a pair that does not expose its flaw (the
+    book's PTR at :math:`2\varepsilon` away from distance 0), and a violation may be too small for the audit to
+    see (the book's PTR at :math:`\varepsilon` on the :math:`4 \mid 5` pair). Theory here is about the mechanism
+    with real-valued noise; its floating-point sampler breaks every claim on a set of outputs no audit isolates
+    (module documentation, *Limits*). ``short`` labels the case in figures.
     """
 
     name: str
@@ -548,7 +646,7 @@ class AuditCase:
     mechanism: Sampler
     epsilon: float
     delta: float
-    holds: bool
+    law: Callable[[np.ndarray], Law]
     n_samples: int = 50_000
 
     def run(self, seed: int = 0) -> AuditResult:
@@ -556,10 +654,21 @@ class AuditCase:
         return audit(self.mechanism, self.pair.x, self.pair.x_prime, self.epsilon, self.delta,
                      n_samples=self.n_samples, seed=seed)
 
+    def theory(self) -> tuple[float, float]:
+        """:func:`largest_violation` of the claim on this pair, and the probability of the event attaining it."""
+        laws = (self.law(np.array(data)) for data in (self.pair.x, self.pair.x_prime))
+        return largest_violation(*laws, self.epsilon, self.delta)
+
+    @property
+    def holds(self) -> bool:
+        """Whether theory says the claim holds on this pair (a violation of at most ``1e-12``, rounding, counts as
+        none: the tight cases sit at exactly 0)."""
+        return self.theory()[0] <= 1e-12
+
 
 _ZEROS = (0.0,) * 10
 SUM_PAIR = AuditPair("sum: 10 zeros | + one 100", "sum", _ZEROS, (*_ZEROS, UPPER), "add/remove")
-TABLE_PAIR = AuditPair("median: (1, 2, 3) | (1, 2, 10)", "median (notebook 03)", (1.0, 2.0, 3.0),
+TABLE_PAIR = AuditPair("median: (1, 2, 3) | (1, 2, 10)", "median (lesson 03)", (1.0, 2.0, 3.0),
                        (1.0, 2.0, 10.0), "replace-one")
 SHIFT_PAIR = AuditPair("median: (10, 10, 10, 90, 90) | (10, 10, 60, 90, 90)", "median, 10 | 60",
                        (10.0, 10.0, 10.0, 90.0, 90.0), (10.0, 10.0, 60.0, 90.0, 90.0), "replace-one")
@@ -575,55 +684,90 @@ SORTED_PAIR = AuditPair("SAA std, K = 5: (0, 0, 25, 25, …, 100, 100) | first i
 _TABLE_GS = global_sensitivity(MEDIAN_UNIVERSE, 3, "median", relation="bounded")
 PTR_PARAMETERS = {"b": 1.0, "epsilon": 1.0, "delta": 0.01}
 r"""Proposed bound, the ε of each of PTR's two steps, and δ, for every PTR audit. With :math:`b = 1` and
-records in ``[0, 100]`` the corrected distance to instability of :math:`n` records is :math:`\max(0, n - 99)`,
-the book's :math:`\max(0, n - 98)`."""
+records in ``[0, 100]`` the distance to instability of :math:`n` records is :math:`\max(0, n - 99)`, for the
+corrected computation and for the book's loop alike."""
 
 
-def _ptr_cases(pair: AuditPair, *, book_holds_at_2eps: bool, book_holds_at_eps: bool) -> tuple[AuditCase, ...]:
-    corrected, book = ptr_batch("corrected", **PTR_PARAMETERS), ptr_batch("book", **PTR_PARAMETERS)
-    delta = PTR_PARAMETERS["delta"]
-    return (AuditCase("corrected PTR, at the 2ε it spends", "corr., 2ε", pair, corrected, 2.0, delta, True),
-            AuditCase("book's PTR, at the 2ε it spends", "book, 2ε", pair, book, 2.0, delta, book_holds_at_2eps),
-            AuditCase("book's PTR, at the ε it claims", "book, ε", pair, book, 1.0, delta, book_holds_at_eps))
+def _laplace_case(name: str, short: str, pair: AuditPair, center: Callable[[np.ndarray], float],
+                  scale: Callable[[np.ndarray], float], epsilon: float, delta: float) -> AuditCase:
+    """A case whose mechanism is ``center(x) + Lap(scale(x))``: its batched sampler and its law."""
+    return AuditCase(name, short, pair, laplace_batch(center, scale), epsilon, delta,
+                     lambda data: (1.0, center(data), scale(data)))
 
+
+def _ptr_law(
+    version: Literal["book", "corrected"], b: float, epsilon: float, delta: float,
+) -> Callable[[np.ndarray], Law]:
+    r"""The law of :func:`ptr_batch`: it releases when :math:`D + \mathrm{Lap}(1/\varepsilon) \ge T`, with
+    probability :math:`\tfrac12 e^{-\varepsilon(T - D)}` if :math:`D \le T`, else
+    :math:`1 - \tfrac12 e^{-\varepsilon(D - T)}`, and then draws the mean plus :math:`\mathrm{Lap}(b/\varepsilon)`."""
+    book = version == "book"
+    threshold = book_threshold(epsilon, delta) if book else ptr_threshold(epsilon, delta)
+
+    def law(data: np.ndarray) -> Law:
+        size = data.size
+        if book:
+            values, distance = np.minimum(data, UPPER), book_distance_to_instability(size, UPPER, b)
+        else:
+            values = np.clip(data, LOWER, UPPER)
+            distance = distance_to_instability(lambda k: mean_ls_at_distance(size, k, LOWER, UPPER), b, size)
+        gap = epsilon * (threshold - distance)
+        released = 0.5 * math.exp(-gap) if gap >= 0 else 1 - 0.5 * math.exp(gap)
+        return released, float(values.mean()), b / epsilon
+
+    return law
+
+
+def _ptr_case(name: str, short: str, pair: AuditPair, version: Literal["book", "corrected"],
+              epsilon: float) -> AuditCase:
+    return AuditCase(name, short, pair, ptr_batch(version, **PTR_PARAMETERS), epsilon, PTR_PARAMETERS["delta"],
+                     _ptr_law(version, **PTR_PARAMETERS))
+
+
+def _ptr_cases(pair: AuditPair) -> tuple[AuditCase, ...]:
+    return (_ptr_case("corrected PTR, at the 2ε it spends", "corr., 2ε", pair, "corrected", 2.0),
+            _ptr_case("book's PTR, at the 2ε it spends", "book, 2ε", pair, "book", 2.0),
+            _ptr_case("book's PTR, at the ε it claims", "book, ε", pair, "book", 1.0))
+
+
+def _saa_case(name: str, short: str, pair: AuditPair, f: Callable[[np.ndarray], float], n_chunks: int,
+              upper: float, **switches: str) -> AuditCase:
+    center, scale = _saa_parts(f, n_chunks, LOWER, upper, 1.0, switches.get("noise_for", "chunks"),
+                               switches.get("order", "position"))
+    return _laplace_case(name, short, pair, center, scale, 1.0, 0.0)
+
+
+_SMOOTH_BETA = laplace_beta(1.0, 1e-3)
 
 CASES: tuple[AuditCase, ...] = (
     # Sum of records in [0, 100] under add/remove: global sensitivity 100; noise of scale 50 is only 2-DP.
-    AuditCase("Laplace, scale 100 = GS/ε", "GS", SUM_PAIR, laplace_batch(_clipped_sum, lambda data: UPPER),
-              1.0, 0.0, True),
-    AuditCase("Laplace, scale 50 (GS halved)", "GS / 2", SUM_PAIR,
-              laplace_batch(_clipped_sum, lambda data: UPPER / 2), 1.0, 0.0, False),
-    # Notebook 03: same median 2, local sensitivities 1 and 8, global 8.
-    AuditCase("median + Lap(GS/ε)", "GS", TABLE_PAIR, laplace_batch(_upper_median, lambda data: _TABLE_GS),
-              1.0, 0.0, True),
-    AuditCase("median + Lap(LS/ε)", "LS", TABLE_PAIR, laplace_batch(_upper_median, _median_ls_in_table_universe),
-              1.0, 0.0, False),
-    # Medians 10 and 60: the shift of 50 costs the correct noise (scale 2S/eps = 160 | 150) 0.31 of its eps.
-    # With beta = eps/2 (the ln(2/delta) dropped) S is 80 | 50: the scale jumps by 1.6 on top of the shift.
-    AuditCase("smooth-sensitivity median", "smooth", SHIFT_PAIR,
-              laplace_batch(_upper_median, _smooth_median_scale(1.0, laplace_beta(1.0, 1e-3))), 1.0, 1e-3, True),
-    AuditCase("smooth median, β = ε/2", "β = ε/2", SHIFT_PAIR,
-              laplace_batch(_upper_median, _smooth_median_scale(1.0, 0.5)), 1.0, 1e-3, False),
+    _laplace_case("Laplace, scale 100 = GS/ε", "GS", SUM_PAIR, _clipped_sum, lambda data: UPPER, 1.0, 0.0),
+    _laplace_case("Laplace, scale 50 (GS halved)", "GS / 2", SUM_PAIR, _clipped_sum, lambda data: UPPER / 2, 1.0, 0.0),
+    # Lesson 03: same median 2, local sensitivities 1 and 8, global 8.
+    _laplace_case("median + Lap(GS/ε)", "GS", TABLE_PAIR, _upper_median, lambda data: _TABLE_GS, 1.0, 0.0),
+    _laplace_case("median + Lap(LS/ε)", "LS", TABLE_PAIR, _upper_median, _median_ls_in_table_universe, 1.0, 0.0),
+    # Medians 10 and 60: the shift of 50 costs the correct noise (scale 2S*/eps = 160 | 150) 0.31 of its eps.
+    # With beta = eps/2 (the ln(2/delta) dropped) S* is 80 | 50: the scale jumps by 1.6 on top of the shift.
+    _laplace_case("smooth-sensitivity median", "smooth", SHIFT_PAIR, _upper_median,
+                  _smooth_median_scale(1.0, _SMOOTH_BETA), 1.0, 1e-3),
+    _laplace_case("smooth median, β = ε/2", "β = ε/2", SHIFT_PAIR, _upper_median, _smooth_median_scale(1.0, 0.5),
+                  1.0, 1e-3),
     # Book's PTR at distance 0 passes the test with probability 3.5% > delta and then tells 0 from 9.09.
-    *_ptr_cases(PTR_PAIRS[0], book_holds_at_2eps=False, book_holds_at_eps=False),
+    *_ptr_cases(PTR_PAIRS[0]),
     # One step from the threshold its releases are e times likelier on x', and the values up to e times again:
     # e^2 fits the 2 eps it spends, not the eps it claims.
-    *_ptr_cases(PTR_PAIRS[1], book_holds_at_2eps=True, book_holds_at_eps=False),
-    # The book's test passes almost always here (distances 5 | 6), so only its release's eps shows. The corrected
-    # test sits at its threshold 3.9 (releases 54% | 83%): its answer tells the two apart on top of the release.
-    *_ptr_cases(PTR_PAIRS[2], book_holds_at_2eps=True, book_holds_at_eps=True),
-    AuditCase("corrected PTR, at its release's ε only", "corr., ε", PTR_PAIRS[2],
-              ptr_batch("corrected", **PTR_PARAMETERS), 1.0, PTR_PARAMETERS["delta"], False),
+    *_ptr_cases(PTR_PAIRS[1]),
+    # The book's test passes almost always here (distances 4 | 5, releases 87% | 95%): its eps claim is violated
+    # by 0.014 only, below the audit's resolution. The corrected test sits at its threshold 3.9 (releases
+    # 54% | 83%): its answer tells the two apart on top of the release.
+    *_ptr_cases(PTR_PAIRS[2]),
+    _ptr_case("corrected PTR, at its release's ε only", "corr., ε", PTR_PAIRS[2], "corrected", 1.0),
     # 11 records in slices of 2 form 6 chunks, not 10: the book's noise is 6/10 of what one chunk needs.
-    AuditCase("SAA, noise for the 6 chunks formed", "6 chunks", CHUNKS_PAIR,
-              saa_batch(np.max, 10, LOWER, UPPER, 1.0), 1.0, 0.0, True),
-    AuditCase("SAA, noise for K = 10 (the book)", "K = 10", CHUNKS_PAIR,
-              saa_batch(np.max, 10, LOWER, UPPER, 1.0, noise_for="K"), 1.0, 0.0, False),
+    _saa_case("SAA, noise for the 6 chunks formed", "6 chunks", CHUNKS_PAIR, np.max, 10, UPPER),
+    _saa_case("SAA, noise for K = 10 (the book)", "K = 10", CHUNKS_PAIR, np.max, 10, UPPER, noise_for="K"),
     # Spreads clipped to [0, 10]: by position one chunk changes; sorted, four chunks each move by the full 10.
-    AuditCase("SAA, chunks by position", "by position", SORTED_PAIR, saa_batch(np.std, 5, 0.0, 10.0, 1.0),
-              1.0, 0.0, True),
-    AuditCase("SAA, chunks of the sorted data", "sorted", SORTED_PAIR,
-              saa_batch(np.std, 5, 0.0, 10.0, 1.0, order="sorted"), 1.0, 0.0, False),
+    _saa_case("SAA, chunks by position", "by position", SORTED_PAIR, np.std, 5, 10.0),
+    _saa_case("SAA, chunks of the sorted data", "sorted", SORTED_PAIR, np.std, 5, 10.0, order="sorted"),
 )
 """The audits of notebook 10 and ``tests/test_audit.py``: on each pair, a correct mechanism beside a broken one."""
 

@@ -210,6 +210,10 @@ CASE = {"case": "flat_map", "params": {"max_rows": 2}}
 QUERY_NAMES = (*dpteach.QUERIES, "percentile_10")
 QUERY_BAD = name_bad(QUERY_NAMES) | MALFORMED_QUERIES | BAD_RETURNS
 # issue 26: gamma in (1, 1.053] is a density but cannot be sampled without overflow
+# (released, centre, scale) of dpteach.audit.largest_violation: not a triple, or a part out of its range
+LAW_BAD = st.sampled_from([None, "law", (1.0, 0.0), (1.0, 0.0, 1.0, 1.0), (1.5, 0.0, 1.0), (-0.1, 0.0, 1.0),
+                           (math.nan, 0.0, 1.0), (True, 0.0, 1.0), (1.0, math.inf, 1.0), (1.0, "0", 1.0),
+                           (1.0, 0.0, 0.0), (1.0, 0.0, -1.0), (1.0, 0.0, math.inf), (1.0, 0.0, 10**400)])
 SAMPLED_GAMMA_BAD = (st.floats(min_value=-1e6, max_value=smooth.SAMPLED_GAMMA_ABOVE, allow_nan=False) | NON_FINITE
                      | NOT_A_NUMBER)
 
@@ -419,6 +423,9 @@ SPECS: tuple[Spec, ...] = (
                                       "alpha": 1e-6},
           p=delta_bad(), epsilon=positive_bad(), delta=probability_bad(), n_samples=int_bad(1),
           n_events=int_bad(1), alpha=delta_bad()),
+    _spec(audit.largest_violation, {"law_x": (1.0, 0.0, 1.0), "law_x_prime": (1.0, 1.0, 1.0), "epsilon": 1.0},
+          law_x=LAW_BAD, law_x_prime=LAW_BAD, epsilon=positive_bad(),
+          delta=below(0.0, inclusive=False) | above(1.0) | st.just(math.nan) | NOT_A_NUMBER),
     _spec(audit.planted_leak_batch, {"violation": 0.01, "tail": 0.05}, violation=probability_bad() | above(0.4),
           tail=delta_bad() | st.just(0.5)),
     _spec(audit.repeat, {"release": lambda data, rng: 1.0}, release=NOT_CALLABLE),

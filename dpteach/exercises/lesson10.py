@@ -35,6 +35,14 @@ def book_ptr_audit(n_samples: int) -> audit.AuditResult:
     return dataclasses.replace(book_ptr_at_claimed_epsilon(), n_samples=n_samples).run(seed=AUDIT_SEED)
 
 
+@cache
+def book_ptr_audit_without_delta(n_samples: int) -> audit.AuditResult:
+    """The slip of calling ``audit.audit`` by hand and leaving ``delta`` at its default 0."""
+    case = book_ptr_at_claimed_epsilon()
+    return audit.audit(case.mechanism, case.pair.x, case.pair.x_prime, case.epsilon, n_samples=n_samples,
+                       seed=AUDIT_SEED)
+
+
 # --- Exercise 2: enough chunks ---------------------------------------------------------------------------------
 
 CHUNKS_RECORDS = len(audit.CHUNKS_PAIR.x)
@@ -119,7 +127,9 @@ register(
          Mistake(book_ptr_at_claimed_epsilon().epsilon,
                  "that is the ε the audit tests against; ε̂ is the audit's own lower bound on the loss"),
          Mistake(book_ptr_audit(FEW_RUNS).violation,
-                 "that is the violation bound; ε̂ is the result's epsilon_lower")),
+                 "that is the violation bound; ε̂ is the result's epsilon_lower"),
+         Mistake(book_ptr_audit_without_delta(FEW_RUNS).epsilon_lower,
+                 "that audit tests δ = 0, but the claim has δ = 0.01: audit with the case's δ (run() passes it)")),
     ),
     Exercise(
         "10.2", "enough chunks",
@@ -158,7 +168,7 @@ register(
         (Choice(("a", "b", "c", "d"), "b"),),
         (Mistake("a", "the same audit, with the same runs, catches the book's PTR on this pair: it can see"),
          Mistake("c", "corrected PTR spends 2ε; ε̂ = 0 says what this pair reveals, not what the mechanism spends"),
-         Mistake("d", "an audit never proves privacy: a pass says that no violation was seen on this pair, with "
-                      "these events and these runs")),
+         Mistake("d", "on the 4 | 5 pair corrected PTR fails when audited against its release's ε alone: the "
+                      "test's ε is really spent, not loose accounting")),
     ),
 )
