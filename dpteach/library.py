@@ -228,10 +228,10 @@ def padding_table(table: pd.DataFrame, bounds: Bounds, size: int) -> pd.DataFram
     return pd.DataFrame(rows).set_index(["query", "neighbours", "source"])
 
 
-def padded_text(table: pd.DataFrame, bounds: Bounds, size: int) -> str:
+def padded_text(table: pd.DataFrame, bounds: Bounds, size: int, allowance: bool = True) -> str:
     """:func:`padding_table` printed as each float number split in two, "real value + rounding allowance" (the
     allowance with two significant digits, a dash where ``dpteach``'s relation is not defined), one column per
-    :math:`k`."""
+    :math:`k`; with ``allowance=False`` only the real values."""
     padding = padding_table(table, bounds, size)
     distances = [k for k in padding.columns if k != "real value"]
     cells = {}
@@ -242,10 +242,10 @@ def padded_text(table: pd.DataFrame, bounds: Bounds, size: int) -> str:
                 return "-"
             query, neighbours, source = row.name
             real = real_value(query, neighbours, _SOURCE_KEY[source], bounds, size, k)
-            return f"{real:g} + {value:.1e}"
+            return f"{real:g} + {value:.1e}" if allowance else f"{real:g}"
         cells[f"k = {k}"] = padding.apply(text, axis=1)
     frame = pd.DataFrame(cells)
-    frame.columns.name = "real + allowance"
+    frame.columns.name = "real + allowance" if allowance else "real value"
     return frame.to_string()
 
 

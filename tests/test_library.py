@@ -56,6 +56,26 @@ def test_padded_text_shows_each_float_number_as_real_value_plus_padding() -> Non
     assert max(len(line) for line in lines) <= 90  # fits a slide
 
 
+def test_padded_text_without_allowance_shows_the_real_values_only() -> None:
+    table = lib.comparison_table(BOUNDS, SIZE, (1, 2, 3, 4))
+    lines = lib.padded_text(table, BOUNDS, SIZE, allowance=False).splitlines()
+    assert lines[0].startswith("real value") and not any("+" in line for line in lines)
+    opendp_sum = next(line for line in lines if line.startswith("float sum")).split()
+    assert opendp_sum[-4:] == ["10", "20", "30", "40"]
+
+
+@pytest.mark.parametrize("query", ["count", "integer sum", "float sum", "mean"])
+@pytest.mark.parametrize("k", [1, 2, 3, 4])
+def test_n_copies_give_the_same_add_remove_values_as_n_plus_k(query: str, k: int) -> None:
+    """Lesson 02 asks for n + k copies under add/remove; on these grids n copies already reach every value."""
+    from dpteach import global_sensitivity, replicate
+
+    name = "sum" if query.endswith("sum") else query
+    wider = replicate(np.unique(lib.replicated_universe(query, BOUNDS, SIZE)), SIZE + k)
+    assert lib.dpteach_value(query, "add/remove", BOUNDS, SIZE, k) == float(
+        global_sensitivity(wider, SIZE, name, k=k, relation="symmetric"))
+
+
 def test_dpteach_float_value_rounds_up_the_enumerated_one() -> None:
     from dpteach import global_sensitivity
 

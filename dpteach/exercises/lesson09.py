@@ -117,13 +117,27 @@ TABLE_FORMULA = ("that is how three quarters of a spacing behaves; one and a hal
 WHOLE_GAP = "the question asks for the excess above the ideal bound 1, counted in spacings u, not for the gap itself"
 
 
+@dataclass(frozen=True)
+class ExcessNumber(Number):
+    """The excess in spacings; any answer strictly between 1 and 1.001 is a gap typed instead of the excess (1 plus a
+    few hundred spacings, however rounded) and gets :data:`WHOLE_GAP`'s hint."""
+
+    def judge(self, mine: object, language: Language) -> tuple[bool, str | None]:
+        if self.same(mine, self.truth()):
+            return True, None
+        return False, WHOLE_GAP if 1 < float(mine) < 1.001 else None  # type: ignore[arg-type]
+
+
 register(
     Exercise(
         "09.1", "OpenDP's distance in the course's words",
         (Choice(RELATIONS, "bounded"), Number(lambda: changes_at(SIZED_D_IN), decimals=None)),
         (Mistake(("symmetric", SIZED_D_IN),
-                 "dpteach's symmetric relation at this distance also gives a release of six records neighbours with "
-                 "fewer or more records, which this domain does not hold"),
+                 "dpteach's symmetric relation at this distance gives a six-record release neighbours of other sizes, "
+                 "which this domain does not hold"),
+         Mistake(("symmetric", changes_at(SIZED_D_IN)),
+                 "the relation must keep the size: dpteach's symmetric relation also adds or removes records, so a "
+                 "six-record release gets neighbours of other sizes"),
          Mistake(("bounded", SIZED_D_IN),
                  "the relation is right; count how much SymmetricDistance charges for one changed record"),
          Mistake(("unbounded", changes_at(SIZED_D_IN)),
@@ -159,7 +173,7 @@ register(
     ),
     Exercise(
         "09.4", "one and a half spacings",
-        (Number(tie_excess, decimals=None),),
+        (ExcessNumber(tie_excess, decimals=None),),
         (Mistake(excess_if_each_adds(1), TIE_DOWN),
          Mistake(excess_if_each_adds(SMALL_FRACTION), NO_ROUNDING),
          Mistake(tie_excess() + SMALL_COUNT * SMALL_FRACTION, FORGOT_X),
