@@ -270,8 +270,8 @@ def _median_spread(xs: np.ndarray, k: int) -> float:
     """:math:`A(k)` of the median for the padded sorted data ``xs`` (see :func:`median_ls_at_distance`)."""
     n = xs.size - 2
     m = math.ceil(n / 2)
-    t = np.arange(k + 2)
-    return float((xs[np.minimum(m + t, n + 1)] - xs[np.maximum(m + t - k - 1, 0)]).max())
+    s = np.arange(k + 2)
+    return float((xs[np.minimum(m + s, n + 1)] - xs[np.maximum(m + s - k - 1, 0)]).max())
 
 
 def median_ls_at_distance(data: ArrayLike, lower: float, upper: float, k: int | np.ndarray) -> float | np.ndarray:
@@ -280,10 +280,10 @@ def median_ls_at_distance(data: ArrayLike, lower: float, upper: float, k: int | 
     public; NRS 2007, Section 3.1).
 
     Pad the sorted data with :math:`x_{(i)} = l` for :math:`i \le 0` and :math:`u` for :math:`i > n`. With
-    :math:`k` records changed, then one more, the median can land on any of :math:`x_{(m+t-k-1)}, \dots,
-    x_{(m+t)}`, so
+    :math:`k` records changed, then one more, the median can land on any of :math:`x_{(m+s-k-1)}, \dots,
+    x_{(m+s)}`, so
 
-    .. math:: A(k) = \max_{0 \le t \le k+1} \bigl(x_{(m+t)} - x_{(m+t-k-1)}\bigr).
+    .. math:: A(k) = \max_{0 \le s \le k+1} \bigl(x_{(m+s)} - x_{(m+s-k-1)}\bigr).
 
     :math:`A(0)` is the local sensitivity; :math:`A` never decreases and reaches :math:`u - l`. Notebook 05.
     """

@@ -72,6 +72,7 @@ DISTANCE_CASES: tuple[tuple[int, float, float, float], ...] = (
     (50, 10, 60, 2.5),        # a tie with l > 0
     (7, 0, 100, 200),         # b above u - l: never unstable, return n
     (5, 0, 100, 1),           # unstable at once: 0
+    (32_561, 0, 100, 0.0051), # u/b not whole: the chapter's >= no longer cancels its extra step
 )
 
 
@@ -90,6 +91,11 @@ def _first_above(n: int, bound_at: object, b: float, strict: bool = True) -> int
 def mistake_chapter_distance(n: int, lower: float, upper: float, b: float) -> float:
     """The chapter's bound u/(n - k + 1): additions only, l ignored, one step too far."""
     return _first_above(n, lambda k: upper / (n - k + 1), b)
+
+
+def mistake_chapter_loop(n: int, lower: float, upper: float, b: float) -> float:
+    """The chapter's loop as written: u/(n - k + 1) >= b (its >= cancels the extra step only when u/b is whole)."""
+    return _first_above(n, lambda k: upper / (n - k + 1), b, strict=False)
 
 
 def mistake_at_least(n: int, lower: float, upper: float, b: float) -> float:
@@ -132,7 +138,8 @@ register(
                  {"en": "the window x_(m+t−k−1) … x_(m+t) spans order statistics k + 1 positions apart; a window one "
                         "position narrower finds each jump one step late",
                   "zh": "窗口 x_(m+t−k−1) … x_(m+t) 两端的顺序统计量相隔 k + 1 个位置；窗口窄一个位置，"
-                        "每次突变都会晚一步才发现"}),
+                        "每次突变都会晚一步才发现；也可能你把造成突变的那次替换也数进去了："
+                        "D 数的是走到一个 LS 超过 b 的数据集需要几步"}),
          Mistake(median_distance(FIVE, FIVE_B) - 1,
                  {"en": "D is the first k at which A^(k) exceeds b, not the last k at which it stays within b",
                   "zh": "D 是 A^(k) 第一次超过 b 时的 k，而不是 A^(k) 最后一次不超过 b 时的 k"}),
@@ -167,6 +174,11 @@ register(
                  {"en": "that is the chapter's u/(n − k + 1): it counts additions only and ignores l, so its "
                         "distance comes one step too late",
                   "zh": "那是书中的 u/(n − k + 1)：它只算添加记录、又忽略了 l，所以得到的距离晚了一步"}),
+         Mistake(mistake_chapter_loop,
+                 {"en": "that is the chapter's loop as written, u/(n − k + 1) >= b: its >= cancels the extra step "
+                        "only when u/b is whole, and it ignores l",
+                  "zh": "那是书中原样的循环 u/(n − k + 1) >= b：只有 u/b 为整数时，它的 >= 才碰巧抵消多出的一步，"
+                        "而且它忽略了 l"}),
          Mistake(mistake_at_least,
                  {"en": "D asks for A^(k) > b, strictly: where A^(k) = b exactly the local sensitivity is still "
                         "within b",
