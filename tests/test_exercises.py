@@ -181,3 +181,32 @@ def test_lesson_02_3_recognises_slips_written_with_the_notebooks_local() -> None
     for answer, hint in ((refill_not_in_x, refill), (distinct_values, distinct)):
         verdict = judge("02.3", answer)
         assert verdict.status == "not yet" and hint in verdict.message and "ValueError" in verdict.message, verdict
+
+
+def test_the_private_join_referee_of_0805_is_exact() -> None:
+    """Exercise 08.5's referee tries every protected change, brand-new rows included (a review found copies of
+    existing rows alone rejected a right answer): it agrees with the private join itself on small random tables."""
+    import itertools
+
+    import numpy as np
+    import pandas as pd
+
+    from dpteach import transformations as tr
+    from dpteach.exercises.lesson08 import A5, B5, largest_join_count_change, read_join_tables
+
+    def joined(users: list[int], purchases: list[int]) -> int:
+        frame = lambda ids: pd.DataFrame({"user_id": ids})  # noqa: E731
+        return len(tr.private_join(frame(users), frame(purchases), "user_id", A5, B5, protect="row").table)
+
+    def changes(ids: list[int]) -> list[list[int]]:
+        return [ids, *(ids[:i] + ids[i + 1:] for i in range(len(ids))), *(ids + [k] for k in range(1, 5))]
+
+    rng = np.random.default_rng(8)
+    for _ in range(30):
+        users, purchases = ([int(v) for v in rng.integers(1, 4, size=rng.integers(0, 4))] for _ in range(2))
+        base = joined(users, purchases)
+        brute = max(abs(joined(u, p) - base) for u, p in itertools.product(changes(users), changes(purchases)))
+        tables = read_join_tables((pd.DataFrame({"user_id": users}), pd.DataFrame({"user_id": purchases})), "en")
+        assert largest_join_count_change(tables) == brute, (users, purchases)
+    right = (pd.DataFrame({"user_id": [1]}), pd.DataFrame({"user_id": [1, 2, 2]}))
+    assert largest_join_count_change(read_join_tables(right, "en")) == A5 + B5
