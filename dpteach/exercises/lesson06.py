@@ -232,8 +232,8 @@ register(
                         "apart",
                   "zh": "折扣是 exp(−β(j − i − 1))：相邻的两个顺序统计量相距 k = 0 步"}),
          Mistake(mistake_local_only,
-                 {"en": "that is the local sensitivity A^(0)(x): the smooth sensitivity also looks at pairs farther from "
-                        "the median, discounted",
+                 {"en": "that is the local sensitivity A^(0)(x): the smooth sensitivity also looks at pairs farther "
+                        "from the median, discounted",
                   "zh": "那是局部敏感度 A^(0)(x)：平滑敏感度还要看离中位数更远、打了折扣的那些对"})),
     ),
 )
