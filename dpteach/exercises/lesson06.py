@@ -113,7 +113,7 @@ def mistake_exponent_j_minus_i(data: Sequence[float], beta: float) -> float:
 
 
 def mistake_local_only(data: Sequence[float], beta: float) -> float:
-    """The local sensitivity A(0) alone: the pairs with j - i - 1 = 0."""
+    """The local sensitivity A^(0)(x) alone: the pairs with j - i - 1 = 0."""
     xs = _padded(data)
     m = math.ceil(len(data) / 2)
     return max(xs[m] - xs[m - 1], xs[m + 1] - xs[m])
@@ -198,6 +198,9 @@ register(
          Mistake(_sd_laplace(_beta(PUBLIC_SIZE)) / _sd_heavy(smooth.heavy_tail_beta(EPSILON)),
                  {"en": "that is Laplace over the heavy tail; the question divides the other way",
                   "zh": "那是拉普拉斯除以重尾噪声；题目要的是反过来相除"}),
+         Mistake(_sd_heavy(smooth.heavy_tail_beta(EPSILON)) / _sd_laplace(_beta(FIRST)),
+                 {"en": "that is δ = 1/n² with n = 100; the exercise keeps δ = 1/N², N = 48,842",
+                  "zh": "那是 n = 100 时的 δ = 1/n²；本题仍用 δ = 1/N²，N = 48,842"}),
          Mistake(_sd_heavy(smooth.heavy_tail_beta(EPSILON)) / _sd_laplace(_beta(ADULT_SIZE)),
                  # 0.3968: a right answer rounded to 1 decimal (0.4) lands here too, so the hint names both
                  {"en": "either the Laplace β uses δ = 1/n² with n = 32,561 (use the lesson's δ = 1/N², N = 48,842), "
@@ -229,8 +232,8 @@ register(
                         "apart",
                   "zh": "折扣是 exp(−β(j − i − 1))：相邻的两个顺序统计量相距 k = 0 步"}),
          Mistake(mistake_local_only,
-                 {"en": "that is the local sensitivity A(0): the smooth sensitivity also looks at pairs farther from "
-                        "the median, discounted",
-                  "zh": "那是局部敏感度 A(0)：平滑敏感度还要看离中位数更远、打了折扣的那些对"})),
+                 {"en": "that is the local sensitivity A^(0)(x): the smooth sensitivity also looks at pairs farther "
+                        "from the median, discounted",
+                  "zh": "那是局部敏感度 A^(0)(x)：平滑敏感度还要看离中位数更远、打了折扣的那些对"})),
     ),
 )
