@@ -181,3 +181,32 @@ def test_lesson_02_3_recognises_slips_written_with_the_notebooks_local() -> None
     for answer, hint in ((refill_not_in_x, refill), (distinct_values, distinct)):
         verdict = judge("02.3", answer)
         assert verdict.status == "not yet" and hint in verdict.message and "ValueError" in verdict.message, verdict
+
+
+def test_lesson_02_3_recognises_a_reuse_of_global_by_hand() -> None:
+    """``global_by_hand`` loops over the small universe's datasets of three: reused as the answer, it must get its
+    hint, not a bare "not right"."""
+    U, n = (1, 2, 3, 10), 3
+    datasets = list(itertools.combinations(U, n))
+
+    def local(f, x, neighbours):
+        return max(abs(f(x) - f(y)) for y in neighbours)
+
+    def removals(x):
+        return list(itertools.combinations(x, len(x) - 1))
+
+    def additions(x, universe):
+        left = Counter(universe) - Counter(x)
+        return [x + (v,) for v in sorted(left.elements())]
+
+    def replacements(x, universe):
+        return [y for kept in removals(x) for y in additions(kept, universe) if sorted(y) != sorted(x)]
+
+    def global_by_hand(f, neighbours_of):
+        return max(local(f, x, neighbours_of(x)) for x in datasets)
+
+    def reuse(f, universe, n):
+        return global_by_hand(f, lambda x: replacements(x, universe))
+
+    verdict = judge("02.3", reuse)
+    assert verdict.status == "not yet" and "`global_by_hand` loops over the small universe" in verdict.message, verdict
