@@ -494,43 +494,45 @@ def plot_privacy_loss(z: Sequence[float], densities: Mapping[str, Sequence[float
     return fig
 
 
-def plot_curves(panels: Mapping[str, Mapping[str, pd.Series]], *, ylabel: str, title: str) -> Figure:
-    """Side-by-side panels of a few labelled curves over integer k (notebook 02: the blog's k against a group's).
+# One slide-sized panel for a few curves over k (notebook 02): sizes in points, larger than the style's 13 pt.
+CURVE_TEXT_PT = {"title": 20, "label": 18, "ticks": 16, "values": 17}
 
-    ``panels`` maps a panel title to ``{curve label: Series indexed by k}``; every value is printed next to its
-    marker, so the figure can be read without a grid.
+
+def plot_k_curves(curves: Mapping[str, pd.Series], *, ylabel: str, title: str) -> Figure:
+    """A few labelled curves over integer k in one 16:9 panel (notebook 02: the blog's k against a group's).
+
+    ``curves`` maps a label to a Series of values indexed by k. Where the curves disagree at some k, each value
+    there is printed beside its marker (the first curve's below, the others' above); where they agree the lines
+    overlap and nothing is printed. The y axis runs from 0 to a little above the largest value.
     """
-    if not isinstance(panels, Mapping) or not panels:
-        raise ValueError(f"panels must be a non-empty mapping of panel title to curves, got {panels!r}")
+    if not isinstance(curves, Mapping) or not curves:
+        raise ValueError(f"curves must be a non-empty mapping of label to a Series indexed by k, got {curves!r}")
     _check_text(ylabel, "ylabel")
     _check_text(title, "title")
-    fig, axes = plt.subplots(1, len(panels), figsize=(4.4 * len(panels) + 0.6, 4.4), squeeze=False,
-                             sharey=True)
-    # The first curve of a panel is labelled below its markers, the second above, so close values stay legible.
-    looks = itertools.cycle([({"marker": "o", "linestyle": "-"}, (0, -15)),
-                             ({"marker": "s", "linestyle": "--"}, (0, 7))])
-    for ax, (panel, curves) in zip(axes[0], panels.items(), strict=True):
-        if not isinstance(curves, Mapping) or not curves:
-            raise ValueError(f"panels[{panel!r}] must be a non-empty mapping of label to Series")
-        for (label, series), (look, offset) in zip(curves.items(), looks, strict=False):  # the cycle never ends
-            if not isinstance(series, pd.Series):
-                raise TypeError(f"panels[{panel!r}][{label!r}] must be a pandas Series indexed by k")
-            ks = np.asarray(series.index, dtype=float)
-            values = check_data(series.to_numpy(), f"panels[{panel!r}][{label!r}]")
-            line, = ax.plot(ks, values, label=label, **look)
-            for k, v in zip(ks, values, strict=True):
-                ax.annotate(f"{v:.1f}", (k, v), textcoords="offset points", xytext=offset, ha="center",
-                            color=line.get_color())
-        ticks = sorted({int(k) for s in curves.values() for k in s.index})
-        ax.set_xticks(ticks)
-        ax.set_xlim(ticks[0] - 0.4, ticks[-1] + 0.4)  # the values printed at the first and last k stay clear
-        ax.set(title=panel, xlabel="distance k")
-        ax.legend(loc="lower right")
-    axes[0][0].set_ylabel(ylabel)
-    top = max(float(s.max()) for curves in panels.values() for s in curves.values())
-    axes[0][0].set_ylim(0, 1.15 * top)
-    fig.suptitle(title)
-    fig.tight_layout()
+    series = {}
+    for label, values in curves.items():
+        if not isinstance(values, pd.Series):
+            raise TypeError(f"curves[{label!r}] must be a pandas Series indexed by k, got {type(values).__name__}")
+        series[label] = pd.Series(check_data(values.to_numpy(), f"curves[{label!r}]"), index=values.index)
+    ks = sorted({int(k) for s in series.values() for k in s.index})
+    table = pd.DataFrame(series).reindex(ks)
+    differs = {k for k in ks if not np.allclose(table.loc[k].dropna(), table.loc[k].dropna().iloc[0])}
+    fig, ax = plt.subplots(figsize=(12, 6.75), layout="constrained")
+    looks = itertools.cycle([({"marker": "o", "linestyle": "-"}, -30), ({"marker": "s", "linestyle": "--"}, 14)])
+    for (label, values), (look, offset) in zip(series.items(), looks, strict=False):  # the cycle never ends
+        ax.plot(values.index, values.to_numpy(), label=label, linewidth=3, markersize=11, **look)
+        for k, v in values.items():
+            if int(k) in differs:
+                ax.annotate(f"{v:.2f}", (k, v), textcoords="offset points", xytext=(0, offset), ha="center",
+                            fontsize=CURVE_TEXT_PT["values"])
+    top = float(table.max().max())
+    ax.set_xticks(ks)
+    ax.set_ylim(0, 1.2 * top if top > 0 else 1.0)
+    ax.tick_params(labelsize=CURVE_TEXT_PT["ticks"])
+    ax.set_xlabel("distance k", fontsize=CURVE_TEXT_PT["label"])
+    ax.set_ylabel(ylabel, fontsize=CURVE_TEXT_PT["label"])
+    ax.set_title(title, fontsize=CURVE_TEXT_PT["title"])
+    ax.legend(loc="lower right", fontsize=CURVE_TEXT_PT["values"])
     return fig
 
 

@@ -210,3 +210,32 @@ def test_the_private_join_referee_of_0805_is_exact() -> None:
         assert largest_join_count_change(tables) == brute, (users, purchases)
     right = (pd.DataFrame({"user_id": [1]}), pd.DataFrame({"user_id": [1, 2, 2]}))
     assert largest_join_count_change(read_join_tables(right, "en")) == A5 + B5
+
+
+def test_lesson_02_3_recognises_a_reuse_of_global_by_hand() -> None:
+    """``global_by_hand`` loops over the small universe's datasets of three: reused as the answer, it must get its
+    hint, not a bare "not right"."""
+    U, n = (1, 2, 3, 10), 3
+    datasets = list(itertools.combinations(U, n))
+
+    def local(f, x, neighbours):
+        return max(abs(f(x) - f(y)) for y in neighbours)
+
+    def removals(x):
+        return list(itertools.combinations(x, len(x) - 1))
+
+    def additions(x, universe):
+        left = Counter(universe) - Counter(x)
+        return [x + (v,) for v in sorted(left.elements())]
+
+    def replacements(x, universe):
+        return [y for kept in removals(x) for y in additions(kept, universe) if sorted(y) != sorted(x)]
+
+    def global_by_hand(f, neighbours_of):
+        return max(local(f, x, neighbours_of(x)) for x in datasets)
+
+    def reuse(f, universe, n):
+        return global_by_hand(f, lambda x: replacements(x, universe))
+
+    verdict = judge("02.3", reuse)
+    assert verdict.status == "not yet" and "`global_by_hand` loops over the small universe" in verdict.message, verdict

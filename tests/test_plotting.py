@@ -137,13 +137,17 @@ def test_privacy_loss_panel_shows_the_log_ratio_inside_the_epsilon_band() -> Non
         plotting.plot_privacy_loss(z, {"x": p, "x'": [0.1, 0.0, 0.2, 0.1]}, 1.0, "t")
 
 
-def test_curves_panels_share_y_and_label_every_value() -> None:
-    blog, group = pd.Series([3.0, 2.0], [1, 2]), pd.Series([3.0, 4.0], [1, 2])
-    fig = plotting.plot_curves({"a": {"blog": blog, "group": group}, "b": {"blog": group}}, ylabel="s", title="t")
-    assert len(fig.axes) == 2 and fig.axes[0].get_ylim() == fig.axes[1].get_ylim()
-    assert fig.axes[0].get_ylim()[1] > 4.0
-    assert [t.get_text() for t in fig.axes[0].texts] == ["3.0", "2.0", "3.0", "4.0"]
-    assert list(fig.axes[0].get_xticks()) == [1, 2]
+def test_k_curves_label_the_values_only_where_the_curves_differ() -> None:
+    blog, group = pd.Series([3.0, 2.0, 5.0], [1, 2, 3]), pd.Series([3.0, 4.0, 5.0], [1, 2, 3])
+    fig = plotting.plot_k_curves({"blog": blog, "group": group}, ylabel="s", title="t")
+    (ax,) = fig.axes
+    assert [t.get_text() for t in ax.texts] == ["2.00", "4.00"]  # k = 2 only: at k = 1 and 3 the curves agree
+    assert list(ax.get_xticks()) == [1, 2, 3] and ax.get_ylim() == (0.0, pytest.approx(6.0))
+    assert [line.get_label() for line in ax.get_lines()] == ["blog", "group"]
+    width, height = fig.get_size_inches()
+    assert width / height == pytest.approx(16 / 9)
+    with pytest.raises(TypeError, match="curves\\['a'\\] must be a pandas Series"):
+        plotting.plot_k_curves({"a": [1.0]}, ylabel="s", title="t")
 
 
 def test_audit_verdicts_draw_a_bar_per_mechanism_coloured_by_verdict_with_the_claim() -> None:
@@ -211,7 +215,7 @@ def _every_course_figure() -> dict[str, matplotlib.figure.Figure]:
         "error histograms": plotting.error_histograms({"a": [1.0, 2.0], "b": [2.0, 3.0]}, title="t", xlabel="x",
                                                       ylabel="y"),
         "privacy loss": plotting.plot_privacy_loss(z, {"x": [0.2, 0.3, 0.5], "x'": [0.5, 0.3, 0.2]}, 1.0, "t"),
-        "curves": plotting.plot_curves({"a": {"blog": series, "group": series + 1}}, ylabel="s", title="t"),
+        "k curves": plotting.plot_k_curves({"blog": series, "group": series + 1}, ylabel="s", title="t"),
         "audit verdicts": plotting.plot_audit_verdicts({"p": {"a, b": (0.9, 1.0, True)}}, title="t"),
         "smooth between": plotting.plot_smooth_between({"col": frame}, title="t"),
     }

@@ -9,7 +9,7 @@ from functools import partial
 
 import numpy as np
 
-from dpteach.datasets import large_universe
+from dpteach.datasets import large_universe, small_universe
 from dpteach.exercises.core import (
     Choice,
     Exercise,
@@ -94,6 +94,23 @@ def mistake_distinct_values_only(f: Query, universe: Sequence[float], n: int) ->
         x, universe, lambda x, kept: sorted((Counter(universe) - Counter(kept)).elements())))
 
 
+SMALL_UNIVERSE_SIZE = 3  # the notebook's n for the small universe
+
+
+def _notebook_replacements(x: tuple, universe: Sequence[float]) -> list[tuple]:
+    """The notebook's ``replacements``: remove one record, refill from what the universe holds beyond the rest."""
+    return [kept + (v,) for kept in itertools.combinations(x, len(x) - 1)
+            for v in sorted((Counter(universe) - Counter(kept)).elements()) if sorted(kept + (v,)) != sorted(x)]
+
+
+def mistake_reuses_global_by_hand(f: Query, universe: Sequence[float], n: int) -> float:
+    """``global_by_hand(f, lambda x: replacements(x, universe))``: the notebook's ``global_by_hand`` loops over the
+    small universe's datasets of three, whatever ``universe`` and ``n`` it is asked about."""
+    small = tuple(float(v) for v in small_universe()["absence_days"])
+    return max(_notebook_local(f, x, _notebook_replacements(x, universe))
+               for x in itertools.combinations(small, SMALL_UNIVERSE_SIZE))
+
+
 def mistake_add_or_remove(f: Query, universe: Sequence[float], n: int) -> float:
     """Uses add/remove neighbours (one record removed, or one added) instead of replacements."""
     def add_or_remove(x: tuple) -> list[tuple]:
@@ -119,6 +136,18 @@ def clamped_sum_sensitivity(relation: str) -> float:
     return global_sensitivity(grid, DOMAIN_SIZE, "sum", relation=relation)
 
 
+# --- Exercise 1: the sum's Laplace scale, size secret -------------------------------------------------------------
+
+SUM_EPSILON = 0.5
+
+
+def secret_size_sum_sensitivity() -> float:
+    """The add/remove sensitivity of the sum of absence days, largest over every non-empty size 1..|U|: what a
+    secret size needs."""
+    days = absence_days()
+    return max(global_sensitivity(days, size, "sum", relation="symmetric") for size in range(1, days.size + 1))
+
+
 # --- Exercise 5: a family of four ----------------------------------------------------------------------------------
 
 FAMILY_SIZE, DATASET_SIZE = 4, 6
@@ -139,15 +168,15 @@ def family_sensitivity_every_size(k: int = FAMILY_SIZE) -> float:
 
 register(
     Exercise(
-        "02.1", "the Laplace scale of a sum",
-        (Number(lambda: global_sensitivity(absence_days(), 6, "sum", relation="unbounded") / 0.5),),
+        "02.1", "the Laplace scale of a sum, size secret",
+        (Number(lambda: secret_size_sum_sensitivity() / SUM_EPSILON),),
         (Mistake(20, "20 is the sensitivity; the Laplace scale is the sensitivity divided by ε"),
          Mistake(10, "the scale divides the sensitivity by ε = 0.5, it does not multiply it"),
          Mistake(38, "that is the replace-one scale (20 − 1)/0.5; under add/remove a record is added or removed")),
     ),
     Exercise(
         "02.2", "the clamped sum on a domain",
-        (Number(lambda: clamped_sum_sensitivity("unbounded")), Number(lambda: clamped_sum_sensitivity("bounded"))),
+        (Number(lambda: clamped_sum_sensitivity("symmetric")), Number(lambda: clamped_sum_sensitivity("bounded"))),
         (Mistake((8, 8), "an addition or a removal moves the sum by one record's value, not by the width of the "
                          "domain"),
          Mistake((3, 8), "the record added or removed may be the most negative value, not only the largest"),
@@ -164,8 +193,11 @@ register(
          Mistake(mistake_distinct_values_only,
                  "datasets may repeat a value the universe holds twice: enumerate datasets of the universe's "
                  "records, not of its distinct values"),
+         Mistake(mistake_reuses_global_by_hand,
+                 "`global_by_hand` loops over the small universe's `datasets` (n = 3), whatever universe and n you "
+                 "ask about: enumerate the datasets of n records of `universe` yourself"),
          Mistake(mistake_add_or_remove,
-                 "bounded neighbours replace one record; adding or removing one is the unbounded relation")),
+                 "replace-one neighbours swap one record; adding or removing one is the add/remove relation")),
     ),
     Exercise(
         "02.4", "a clipping bound read off the data",
@@ -181,11 +213,11 @@ register(
         # or 4 × 38.89) moves it by up to 0.01 × 2 × 4, and the student's rounded work must still be recognised
         (Number(lambda: family_sensitivity("bounded") / FAMILY_EPSILON, decimals=1),),
         (Mistake(family_sensitivity("symmetric") / FAMILY_EPSILON,
-                 "that is the add/remove value with n fixed at six, the blog's convention for its figures: it is "
-                 "not a calibration on its own. n is public here, so the family's change is four replacements"),
+                 "that is the group value under add/remove (any mix of four changes) with n fixed at six; n is "
+                 "public here, so the family's change is four replacements"),
          Mistake(family_sensitivity("unbounded") / FAMILY_EPSILON,
-                 "that uses the blog's exactly-k add/remove value; with n public, a family's change is four "
-                 "replacements (relation=\"bounded\")"),
+                 "that is the blog's exactly-k value, the one its unbounded figure plots; with n public, a family's "
+                 "change is four replacements (relation=\"bounded\")"),
          Mistake(family_sensitivity("bounded", k=1) / FAMILY_EPSILON,
                  "that protects one student; the family has four"),
          Mistake(FAMILY_SIZE * family_sensitivity("bounded", k=1) / FAMILY_EPSILON,
