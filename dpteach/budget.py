@@ -16,9 +16,11 @@ and the count that would take the total above the limit is refused before its wo
 :func:`dpteach.sensitivity.local_sensitivities` and the smooth sensitivities of :mod:`dpteach.smooth` count their
 whole total first and refuse it before any work (:func:`planned`). :func:`dpteach.sensitivity.sensitivity_grid`
 counts every closed-form cell, then runs each other cell only up to its first count (:func:`first_count`: the count
-a path makes before its work starts) and refuses the grid at once if these counts together pass the limit; a cell
-whose later steps count more than its first (a variance whose candidates fall back to enumeration) is still refused
-before that step runs, so a refused grid has done at most :data:`MAX_WORK` of work.
+a path makes before its work starts) and refuses the grid at once if these counts together pass the limit. An
+enumeration makes one count for all of its work (the unbounded one counts both of its dataset sizes together), so
+its first count is its whole count. Two later counts remain: the global variance's candidates may leave a cell to
+enumeration, so the grid tries them before counting the cells left (refused there, it has enumerated nothing), and
+a mean's tie search counts its words after its records (at most :data:`dpteach.exact.TIE_WORDS`, 1% of the limit).
 
 **Weights.** Units of different paths do not cost the same time, so each count is multiplied by the weight of its
 kind (:data:`WEIGHTS`), its cost relative to one enumerated pair (about 1 µs): a call at the limit then takes about

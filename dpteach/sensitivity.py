@@ -240,21 +240,34 @@ def global_sensitivity(
         return _naive_global(universe_data, size, k, relation, resolved)
     if method == "fast" and has_closed_form(query):
         return global_exact(universe_data, size, k, relation, query, resolved)
-    values, capacity = distinct_counts(universe_data)
-    if relation == "unbounded":
-        if method == "fast" and query == "var":
-            certified = unbounded_global_var(universe_data, size, k, resolved)
-            if certified is not None:
-                return certified
-        return max(
-            _largest_gap_to_parts(values, capacity, whole, k, resolved) for whole in (size, size + k)
-        )
-    if relation == "symmetric":
-        return _largest_gap_symmetric(values, capacity, size, k, resolved)
-    if method == "fast" and query == "var" and _candidates_pay(capacity, size, k, universe_data.size):
-        certified = bounded_global_var(universe_data, size, k, resolved)
+    if method == "fast" and query == "var":
+        certified = _global_var_by_candidates(universe_data, size, k, relation, resolved)
         if certified is not None:
             return certified
+    return _global_by_enumeration(universe_data, size, k, relation, resolved)
+
+
+def _global_var_by_candidates(universe: np.ndarray, size: int, k: int, relation: str,
+                              resolved: ResolvedQuery) -> float | None:
+    """The global variance from the candidates of :mod:`dpteach.global_spread` (exact, as enumeration), or ``None``
+    where they do not apply (symmetric), do not pay (:func:`_candidates_pay`) or stop at their own limits; the
+    caller then enumerates. Inputs checked."""
+    if relation == "unbounded":
+        return unbounded_global_var(universe, size, k, resolved)
+    if relation == "bounded" and _candidates_pay(distinct_counts(universe)[1], size, k, universe.size):
+        return bounded_global_var(universe, size, k, resolved)
+    return None
+
+
+def _global_by_enumeration(universe: np.ndarray, size: int, k: int, relation: str, resolved: ResolvedQuery) -> float:
+    """:math:`GS_k` by enumerating the datasets and their neighbours (``method="enumerate"``). Inputs checked."""
+    values, capacity = distinct_counts(universe)
+    if relation == "unbounded":  # both sizes counted together first, so the call is refused before either runs
+        planned(sum(_count(capacity, whole) * _count(capacity, k) for whole in (size, size + k)),
+                "compare {} (dataset, neighbour) pairs")
+        return max(_largest_gap_to_parts(values, capacity, whole, k, resolved) for whole in (size, size + k))
+    if relation == "symmetric":
+        return _largest_gap_symmetric(values, capacity, size, k, resolved)
     return _largest_range_over_cores(values, capacity, size, k, resolved)
 
 
@@ -551,7 +564,9 @@ def _largest_gap_symmetric(
     pairs = 0
     for c, js in plan:  # stop counting once above the limit: the message then gives a lower bound
         pairs += _count(capacity, c) * sum(_count(capacity, t) for t in [size - c, *js])
-        _check_budget(pairs)
+        if pairs > MAX_WORK:
+            break
+    _check_budget(pairs)  # one count for the whole plan, before any of it runs
     best = 0.0
     with _pair_bar(pairs, "global (symmetric)") as bar:
         extensions = _Extensions(values, capacity, resolved, bar)
@@ -663,6 +678,16 @@ def _grid_cell(cell: GridCell, data: dict[str, np.ndarray], released: dict[str, 
         raise type(error)(f"grid cell (relation={relation!r}, ks entry k={k}, column={column!r}): {error}") from None
 
 
+def _refuse_unless_cells_fit(cells: list[GridCell], chosen: list[int], methods: dict[int, str],
+                             data: dict[str, np.ndarray], released: dict[str, np.ndarray] | None,
+                             size: int | None) -> None:
+    """Refuse the grid at once unless the first counts of the ``chosen`` cells (:func:`dpteach.budget.first_count`,
+    each cell by its method in ``methods``) fit the call's work budget beside what it has already counted."""
+    counts = [first_count(partial(_grid_cell, cells[index], data, released, size, methods[index]))
+              for index in chosen]
+    planned(sum(counts), "do {} weighted work units in the grid's cells without a closed form")
+
+
 def _grid_values(cells: list[GridCell], data: dict[str, np.ndarray], released: dict[str, np.ndarray] | None,
                  size: int | None, method: str) -> list[float]:
     """Every cell's value. A closed-form cell under ``method="fast"`` passes the checks of
@@ -672,7 +697,11 @@ def _grid_values(cells: list[GridCell], data: dict[str, np.ndarray], released: d
     (:func:`dpteach.exact.run_plans`: numpy's row functions give each row the same bits in any batch, so every value
     equals the single call's). Other cells are computed alone, after every plan is built (and so counted against
     the call's work budget) and after their first counts together (:func:`dpteach.budget.first_count`) are known
-    to fit it: a grid too large is refused before any cell runs.
+    to fit it: a grid too large is refused before any cell runs. The global variance cells are the exception:
+    their candidates (:mod:`dpteach.global_spread`, bounded by their own limits and not counted) either answer or
+    leave the cell to enumeration, whose count is known only then. So the other cells are counted first, the
+    variances then try their candidates (once), and the cells left, the variances' enumerations included, are
+    counted together before any of them runs.
     """
     answers: dict[int, float] = {}
     pending: dict[Query, tuple[ResolvedQuery, list[tuple[int, Plan]]]] = {}
@@ -689,10 +718,22 @@ def _grid_values(cells: list[GridCell], data: dict[str, np.ndarray], released: d
             k = _local_checks(released[column], data[column], k, relation)
             plan = local_plan(released[column], data[column], k, relation, query)
         pending.setdefault(query, (resolve_query(query), []))[1].append((index, plan))
-    first_counts = [first_count(partial(_grid_cell, cells[index], data, released, size, method)) for index in alone]
-    planned(sum(first_counts), "do {} weighted work units in the grid's cells without a closed form")
-    for index in alone:
-        answers[index] = _grid_cell(cells[index], data, released, size, method)
+    methods = dict.fromkeys(alone, method)
+    variances = [index for index in alone if released is None and method == "fast" and cells[index][2] == "var"]
+    _refuse_unless_cells_fit(cells, [index for index in alone if index not in variances], methods, data, released,
+                             size)
+    for index in variances:  # their candidates, once; a cell they leave is enumerated
+        relation, k, query, column = cells[index]
+        n, k = _global_checks(data[column], size, k, relation)
+        certified = _global_var_by_candidates(data[column], n, k, relation, resolve_query(query))
+        if certified is None:
+            methods[index] = "enumerate"
+        else:
+            answers[index] = certified
+    left = [index for index in alone if index not in answers]
+    _refuse_unless_cells_fit(cells, left, methods, data, released, size)
+    for index in left:
+        answers[index] = _grid_cell(cells[index], data, released, size, methods[index])
     for resolved, items in pending.values():
         for (index, _), value in zip(items, run_plans(resolved, [plan for _, plan in items]), strict=True):
             answers[index] = value

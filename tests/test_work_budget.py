@@ -8,7 +8,9 @@ either answers, having counted no step above ``MAX_WORK`` and spent no more than
 
 from __future__ import annotations
 
+import itertools
 import math
+from functools import partial
 
 import numpy as np
 import pytest
@@ -152,20 +154,41 @@ def test_a_grid_is_one_budget(monkeypatch) -> None:
     assert len(meter.charged) == 1 and meter.charged[0] > budget.MAX_WORK  # the first counts, refused: nothing ran
 
 
-def test_a_grid_whose_cells_count_more_later_is_refused_before_that_step(monkeypatch) -> None:
-    """A variance cell counts its candidates first and more later: when the first counts fit and the later ones do
-    not, the grid is refused at the count that passes the limit, before that step runs."""
-    universe = {"a": list(range(14)), "b": list(range(20, 34))}
-    call = lambda: sensitivity.sensitivity_grid(universe, size=7, queries=["var", "std"],  # noqa: E731
-                                                relations=["bounded", "unbounded"])
+def test_an_unbounded_enumeration_counts_both_sizes_first(monkeypatch) -> None:
+    """Unbounded GS_k compares datasets of size n and of size n + k with their parts: both counts are made before
+    either runs, so a call whose first size fits and whose second does not is refused with nothing done."""
+    call = lambda: dpteach.global_sensitivity(range(14), 7, "std", relation="unbounded")  # noqa: E731
     counts = _charged(call)
-    cells = [budget.first_count(lambda c=cell: dpteach.global_sensitivity(universe[c[2]], 7, c[1], relation=c[0]))
-             for cell in [(r, q, col) for r in ("bounded", "unbounded") for q in ("var", "std") for col in "ab"]]
-    assert budget.first_count(call) == sum(cells) < sum(counts)  # the grid's first count: its cells' first counts
-    monkeypatch.setattr(budget, "MAX_WORK", (sum(cells) + sum(counts)) // 2)
-    with budget.meter() as meter, pytest.raises(budget.WorkLimitError, match="on top of the"):
+    assert len(counts) == 2 and budget.first_count(call) == sum(counts)  # the two sizes' pairs, counted
+    monkeypatch.setattr(budget, "MAX_WORK", sum(counts) - 1)
+    assert max(counts) <= budget.MAX_WORK
+    with budget.meter() as meter, pytest.raises(budget.WorkLimitError, match="compare"):
         call()
-    assert sum(meter.charged[:-1]) <= budget.MAX_WORK < sum(meter.charged)
+    assert meter.charged == [sum(counts)]  # the total refused; neither size's pairs were charged or compared
+
+
+def test_a_grid_whose_variance_falls_back_is_refused_before_any_enumeration(monkeypatch) -> None:
+    """A global variance cell tries its candidates, which answer for whole numbers ("b") and leave fractional ones
+    ("a") to enumeration, counted only then. The grid counts its other cells, runs the variances' candidates, and
+    counts every cell left before any of them runs: refused there, it has enumerated nothing."""
+    universe = {"a": [x + 0.5 for x in range(14)], "b": list(range(20, 34))}  # fractional: no candidates for "a"
+    call = lambda: sensitivity.sensitivity_grid(universe, size=7, queries=["var", "std"],  # noqa: E731
+                                                relations=["unbounded"])
+    first, counts = budget.first_count(call), _charged(call)
+    assert first < sum(counts)  # the grid's first count: its std cells; the variance of "a" is counted later
+    enumerated: list[str] = []
+    real = sensitivity._global_by_enumeration
+
+    def enumeration(*args):  # records the enumerations that pass their count (a probe stops at the count)
+        value = real(*args)
+        enumerated.append(args[3])
+        return value
+
+    monkeypatch.setattr(sensitivity, "_global_by_enumeration", enumeration)
+    monkeypatch.setattr(budget, "MAX_WORK", (first + sum(counts)) // 2)
+    with budget.meter() as meter, pytest.raises(budget.WorkLimitError, match="grid's cells without a closed form"):
+        call()
+    assert enumerated == [] and sum(meter.charged[:-1]) <= budget.MAX_WORK < sum(meter.charged)
 
 
 def test_local_sensitivities_are_one_budget_counted_first(monkeypatch) -> None:
@@ -235,3 +258,17 @@ def test_first_count_stops_a_call_at_its_first_count_and_charges_nothing() -> No
     assert ran == ["no count"] and meter.charged == []
     counted()  # outside first_count the same call counts and runs
     assert ran == ["no count", "work after the count"]
+
+
+@pytest.mark.parametrize("relation", ["unbounded", "bounded", "symmetric"])
+@pytest.mark.parametrize("method", ["enumerate", "naive"])
+def test_an_enumeration_counts_all_its_work_first(relation, method) -> None:
+    """Every enumeration makes one count for its whole work (the unbounded one both sizes, the symmetric one every
+    core size), so a refusal comes before any of it runs: its first count equals everything it charges."""
+    universe = [1, 2, 2, 3, 5, 8, 13, 21, 34, 40]
+    for query, k in itertools.product(("var", "std", "median", "percentile_25", "sum"), (1, 2, 3)):
+        options = {"k": k, "relation": relation, "method": method}
+        for call in (partial(dpteach.global_sensitivity, universe, 5, query, **options),
+                     partial(dpteach.local_sensitivity, universe[:5], universe, query, **options)):
+            charged = _charged(call)
+            assert charged and budget.first_count(call) == sum(charged), (query, k, charged)
