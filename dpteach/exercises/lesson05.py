@@ -135,9 +135,10 @@ register(
         "05.2", "the median's distance to instability",
         (Number(lambda: ptr.median_distance_to_instability(FIVE, 0, UPPER, FIVE_B)),),
         (Mistake(median_distance(FIVE, FIVE_B, extra=-1),
-                 {"en": "the window x_(m+t−k−1) … x_(m+t) spans order statistics k + 1 positions apart; a window one "
-                        "position narrower finds each jump one step late",
-                  "zh": "窗口 x_(m+t−k−1) … x_(m+t) 两端的顺序统计量相隔 k + 1 个位置；窗口窄一个位置，"
+                 {"en": "the window x_(m+s−k−1) … x_(m+s) spans order statistics k + 1 positions apart; a window one "
+                        "position narrower finds each jump one step late; or you counted the replacement that makes "
+                        "the jump: D counts the steps to a dataset whose LS exceeds b",
+                  "zh": "窗口 x_(m+s−k−1) … x_(m+s) 两端的顺序统计量相隔 k + 1 个位置；窗口窄一个位置，"
                         "每次突变都会晚一步才发现；也可能你把造成突变的那次替换也数进去了："
                         "D 数的是走到一个 LS 超过 b 的数据集需要几步"}),
          Mistake(median_distance(FIVE, FIVE_B) - 1,
