@@ -31,6 +31,8 @@ def _two_rows(row: dict) -> list[dict[str, str]]:
 
 PROMISED_ROWS, ACTUAL_ROWS, EPSILON_1 = 5, 2, 0.5
 CHAIN_MAX_ROWS, CHAIN_KEY_ROWS = 2, 4
+EX2_PEOPLE = pd.DataFrame({"name": ["Ada", "Bo"], "genres": ["drama;jazz", "drama"]})
+EX2_SHELVES = pd.DataFrame({"genre": ["drama"] * CHAIN_KEY_ROWS + ["jazz"], "shelf": ["A", "B", "C", "D", "E"]})
 
 
 def flat_map_factor(max_rows: int) -> float:
@@ -44,6 +46,17 @@ def public_join_factor(rows_of_busiest_key: int) -> float:
     public = pd.DataFrame({"key": [1] * rows_of_busiest_key + [2]})
     return tr.public_join(pd.DataFrame({"key": [1, 2]}), public, on="key").stability
 
+
+
+def chain_seen() -> float:
+    """The referee's largest change of the count after exercise 2's flat map and public join, on its tables."""
+    steps = [lambda t: tr.flat_map(t, tr.split_genres, max_rows=CHAIN_MAX_ROWS),
+             lambda t: tr.public_join(t, EX2_SHELVES, on="genre")]
+    return tr.empirical_stability(EX2_PEOPLE, steps, tr.Count()).observed
+
+
+def chain_bound() -> float:
+    return flat_map_factor(CHAIN_MAX_ROWS) * public_join_factor(CHAIN_KEY_ROWS)
 
 # --- Exercise 3: per-ID caps under Laplace and Gaussian noise --------------------------------------------------
 
@@ -147,14 +160,19 @@ register(
          Mistake(PROMISED_ROWS * EPSILON_1, "the scale divides the sensitivity by ε = 0.5, it does not multiply it")),
     ),
     Exercise(
-        "08.2", "a flat map, then a public join",
-        (Number(lambda: flat_map_factor(CHAIN_MAX_ROWS) * public_join_factor(CHAIN_KEY_ROWS)),),
-        (Mistake(CHAIN_MAX_ROWS + CHAIN_KEY_ROWS,
+        "08.2", "a flat map, then a public join: predict, then ask the referee",
+        (Number(chain_bound), Number(chain_seen)),
+        (Mistake((CHAIN_MAX_ROWS + CHAIN_KEY_ROWS, chain_seen()),
                  "each of the flat map's rows meets every public row with its key: the factors multiply, they "
                  "do not add"),
-         Mistake(CHAIN_KEY_ROWS, "that is the join's factor alone; one input row already became several rows "
-                                 "before the join"),
-         Mistake(CHAIN_MAX_ROWS, "that is the flat map's factor alone; the join multiplies each of its rows")),
+         Mistake((CHAIN_KEY_ROWS, chain_seen()),
+                 "that is the join's factor alone; one input row already became several rows before the join"),
+         Mistake((chain_seen(), chain_seen()),
+                 "the referee's number describes these two tables only; the bound must hold for every table, "
+                 "including a newcomer whose two genres both sit on the busiest shelf"),
+         Mistake((chain_bound(), chain_bound()),
+                 "the bound is right, but the referee sees less on these tables: look at how many shelf rows "
+                 "each of Ada's genres meets")),
     ),
     Exercise(
         "08.3", "per-ID caps: Laplace, Gaussian, no group-by",
