@@ -25,6 +25,7 @@ from pathlib import Path
 
 import matplotlib as mpl
 import matplotlib.axis
+import matplotlib.patches
 import matplotlib.pyplot as plt
 import matplotlib.table
 import matplotlib.text
@@ -536,30 +537,38 @@ def plot_k_curves(curves: Mapping[str, pd.Series], *, ylabel: str, title: str) -
     return fig
 
 
-def plot_audit_verdicts(panels: Mapping[str, Mapping[str, tuple[float, float, bool]]], *, title: str) -> Figure:
+def plot_audit_verdicts(panels: Mapping[str, Mapping[str, tuple]], *, title: str) -> Figure:
     r"""One panel per pair of neighbours (notebook 10): a bar per mechanism for the audit's lower bound
     :math:`\hat\varepsilon`, green if the audit passed and red if it failed, and a black line at the
     :math:`\varepsilon` it was audited against.
 
-    ``panels`` maps a pair's label to ``{mechanism label: (ε̂, claimed ε, passed)}``. Two rows of panels.
+    ``panels`` maps a pair's label to ``{mechanism label: (ε̂, claimed ε, passed)}``, or to
+    ``(ε̂, claimed ε, passed, holds)`` with theory's verdict on the pair: a bar whose claim theory finds violated
+    is hatched and outlined, so a green hatched bar is a miss (a real violation the audit did not see). A legend
+    names the colours and, when some bar is hatched, the hatching. Two rows of panels.
     """
     if not isinstance(panels, Mapping) or not panels:
         raise ValueError(f"panels must be a non-empty mapping of pair label to bars, got {panels!r}")
     _check_text(title, "title")
     columns = math.ceil(len(panels) / 2)
-    fig, axes = plt.subplots(2, columns, figsize=(3.4 * columns, 6.6), squeeze=False)
+    fig, axes = plt.subplots(2, columns, figsize=(3.4 * columns, 7.2), squeeze=False)
     for ax in axes.flat[len(panels):]:
         ax.set_visible(False)
+    any_hatched = False
     for ax, (pair, bars) in zip(axes.flat, panels.items(), strict=False):  # spare axes are hidden above
-        well_formed = (isinstance(bar, tuple) and len(bar) == 3 and isinstance(bar[2], (bool, np.bool_))
+        well_formed = (isinstance(bar, tuple) and len(bar) in (3, 4)
+                       and all(isinstance(flag, (bool, np.bool_)) for flag in bar[2:])
                        for bar in (bars.values() if isinstance(bars, Mapping) else ()))
         if not isinstance(bars, Mapping) or not bars or not all(well_formed):
-            raise ValueError(f"panels[{pair!r}] must be a non-empty mapping of label to (ε̂, ε, passed)")
+            raise ValueError(f"panels[{pair!r}] must be a non-empty mapping of label to (ε̂, ε, passed[, holds])")
         found = check_data([bar[0] for bar in bars.values()], f"panels[{pair!r}] ε̂")
         claimed = check_data([bar[1] for bar in bars.values()], f"panels[{pair!r}] ε")
-        colours = ["#2ca02c" if bar[2] else "#d62728" for bar in bars.values()]
         x = np.arange(len(bars))
-        ax.bar(x, found, color=colours, width=0.6)
+        for i, (low, bar) in enumerate(zip(found, bars.values(), strict=True)):
+            violated = len(bar) == 4 and not bar[3]
+            any_hatched |= violated
+            ax.bar(i, low, width=0.6, color=AUDIT_COLOURS[bool(bar[2])], hatch="//" if violated else None,
+                   edgecolor="black" if violated else "none", linewidth=1.5 if violated else 0)
         ax.hlines(claimed, x - 0.4, x + 0.4, color="black", linewidth=2.2)
         top = 1.7 * max(found.max(), claimed.max())  # room for two lines of text above the tallest bar
         for i, (low, claim, bar) in enumerate(zip(found, claimed, bars.values(), strict=True)):
@@ -568,9 +577,19 @@ def plot_audit_verdicts(panels: Mapping[str, Mapping[str, tuple[float, float, bo
         ax.set_xticks(x, [label.replace(", ", "\n") for label in bars])  # two short lines each
         ax.set(title=pair, ylim=(0, top), ylabel="ε")
         ax.grid(axis="x", visible=False)
+    keys = [mpl.patches.Patch(color=AUDIT_COLOURS[True], label="audit: pass"),
+            mpl.patches.Patch(color=AUDIT_COLOURS[False], label="audit: FAIL")]
+    if any_hatched:
+        keys.append(mpl.patches.Patch(facecolor="white", edgecolor="black", hatch="//",
+                                      label="theory: claim violated on this pair"))
     fig.suptitle(title)
-    fig.tight_layout()
+    fig.legend(handles=keys, loc="lower center", ncol=len(keys), frameon=False, fontsize=STYLE["font.size"])
+    fig.tight_layout(rect=(0, 0.06, 1, 1))
     return fig
+
+
+AUDIT_COLOURS = {True: "#2ca02c", False: "#d62728"}
+"""Bar colours of :func:`plot_audit_verdicts`: green for a pass, red for a fail."""
 
 
 SMOOTH_COLOURS = ("#08306b", "#2171b5", "#4eb3d3", "#41ab5d")

@@ -166,6 +166,19 @@ def test_the_shift_pair_passes_the_smooth_median_and_fails_its_twin_with_beta_to
     assert not twin.passed and twin.epsilon_lower > 1.2
 
 
+def test_dropping_the_smooth_medians_factor_2_is_a_small_real_flaw_on_a_full_jump_of_the_median():
+    """Notebook 10: median + Lap(S*/ε) holds its (1, 10⁻³) claim on the shift pair (median 10 | 60), but a pair whose
+    median jumps from 10 to 90, the worst on the grid 0, 10, …, 100, violates it by 0.0086 (below the resolution)."""
+    beta = laplace_beta(1.0, 1e-3)
+
+    def dropped(data):
+        return 1.0, float(np.median(data)), smooth_sensitivity_median(data, 0.0, 100.0, beta)
+
+    assert largest_violation(dropped(SHIFT_PAIR.x), dropped(SHIFT_PAIR.x_prime), 1.0, 1e-3)[0] < 0
+    worst = largest_violation(dropped((0, 10, 10, 90, 100)), dropped((10, 10, 90, 90, 100)), 1.0, 1e-3)[0]
+    assert worst == pytest.approx(0.0086, abs=1e-4)
+
+
 def test_sorting_shifts_every_chunk_but_one_while_position_changes_one():
     def answers(data, order):
         values = np.sort(data) if order == "sorted" else np.asarray(data)

@@ -161,6 +161,19 @@ def test_audit_verdicts_draw_a_bar_per_mechanism_coloured_by_verdict_with_the_cl
     assert [seg[0][1] for seg in first.collections[0].get_segments()] == [1.0, 1.0]
     assert first.get_ylim()[1] > 1.9 and fig.axes[1].get_ylim()[1] > 3.0
     assert sum(ax.get_visible() for ax in fig.axes) == 2
+    assert [t.get_text() for t in fig.legends[0].get_texts()] == ["audit: pass", "audit: FAIL"]
+
+
+def test_audit_verdicts_hatch_every_bar_whose_claim_theory_finds_violated_so_a_miss_shows() -> None:
+    """Notebook 10: the book's PTR at ε on 4 | 5 passes though theory finds it violated; its green bar is hatched."""
+    panels = {"p": {"right": (0.9, 1.0, True, True), "miss": (0.95, 1.0, True, False),
+                    "caught": (1.9, 1.0, False, False)}}
+    fig = plotting.plot_audit_verdicts(panels, title="t")
+    bars = fig.axes[0].patches
+    assert [bar.get_hatch() for bar in bars] == [None, "//", "//"]
+    assert bars[1].get_facecolor()[:3] == matplotlib.colors.to_rgb("#2ca02c")
+    assert [t.get_text() for t in fig.legends[0].get_texts()] == ["audit: pass", "audit: FAIL",
+                                                                  "theory: claim violated on this pair"]
 
 
 def test_smooth_between_draws_fractions_of_gs_and_notes_a_zero_row() -> None:
@@ -216,7 +229,7 @@ def _every_course_figure() -> dict[str, matplotlib.figure.Figure]:
                                                       ylabel="y"),
         "privacy loss": plotting.plot_privacy_loss(z, {"x": [0.2, 0.3, 0.5], "x'": [0.5, 0.3, 0.2]}, 1.0, "t"),
         "k curves": plotting.plot_k_curves({"blog": series, "group": series + 1}, ylabel="s", title="t"),
-        "audit verdicts": plotting.plot_audit_verdicts({"p": {"a, b": (0.9, 1.0, True)}}, title="t"),
+        "audit verdicts": plotting.plot_audit_verdicts({"p": {"a, b": (0.9, 1.0, True, False)}}, title="t"),
         "smooth between": plotting.plot_smooth_between({"col": frame}, title="t"),
     }
 
