@@ -31,8 +31,9 @@ Sum and mean are sums of the order statistics; a percentile is :math:`(1 - t) y_
   is dominated by every neighbour. Two candidates (with :math:`k` capped at :math:`|S|`).
 * Symmetric: every neighbour is :math:`x - r + a` with :math:`r = x - y`, :math:`a = y - x`, so it lies in
   one of the families :math:`F_{ij} = \{x - r + a : r \subseteq x,\ |r| = i,\ a \subseteq S,\ |a| = j\}` with
-  :math:`0 \le i \le \min(k, n - 1)`, :math:`0 \le j \le \min(k - i, |S|)`, :math:`i + j \ge 1`; conversely every
-  member of :math:`F_{ij}` keeps :math:`n - i \ge 1` records of :math:`x` and differs from it in at most
+  :math:`0 \le i \le \min(k, n)`, :math:`0 \le j \le \min(k - i, |S|)`, :math:`i + j \ge 1`, and :math:`j \ge 1` when
+  :math:`i = n` (a neighbour is never empty, but it may share no record with :math:`x`); conversely every
+  member of :math:`F_{ij}` holds :math:`n - i + j \ge 1` records and differs from :math:`x` in at most
   :math:`i + j \le k` records, so it is a neighbour or :math:`x` itself (an equal value removed and added
   back), whose gap 0 changes no maximum. Inside one family all datasets have :math:`n - i + j` records, and
   (D1), (D2) and the fact that each order statistic of a union is non-decreasing in every element give
@@ -74,21 +75,20 @@ datasets it compares, and the difference of two such values is again of that for
   at :math:`l, l+1` (from :math:`y`), negative at :math:`l - k_e, l - k_e + 1` (from :math:`y'`), mixed at
   :math:`l` only when :math:`k_e = 1`. Sign-separated again: :math:`C` is a split of :math:`M`.
 * Symmetric: write a pair as :math:`x = C + r`, :math:`y = C + a` with :math:`C = x \cap y`, :math:`|r| = i`,
-  :math:`|a| = j` (a family :math:`(i, j)`: :math:`1 \le i + j \le k`, :math:`i \le n - 1`) and let
-  :math:`z = x \cup y = C + r + a \subseteq U`, of :math:`m = n + j` records. Then :math:`x = z - a` and
-  :math:`y = z - r`, so by (D1) :math:`x \preceq z - \mathrm{bottom}_j(z) = \mathrm{top}_n(z)` and
-  :math:`y \succeq z - \mathrm{top}_i(z) = \mathrm{bottom}_{m-i}(z)`, and symmetrically
-  :math:`f(y) - f(x) \le f(\mathrm{top}_{m-i}(z)) - f(\mathrm{bottom}_n(z))`. Both bounds are attained by
-  neighbour pairs (the removed blocks are disjoint because :math:`i \le n`; the pair shares the
-  :math:`n - i \ge 1` middle records of :math:`z` and differs in at most :math:`i + j` records). As functions of
-  :math:`z` both are sign-separated: for the sum the weights are :math:`-1` below rank :math:`j` (resp.
-  :math:`i`) and :math:`+1` from rank :math:`m - i` (resp. :math:`n`); for the mean the middle ranks carry
-  :math:`1/n - 1/(m-i)` (resp. its negative), whose sign only moves the split to :math:`j` or :math:`m - i`
-  (resp. :math:`i` or :math:`n`); for a percentile the positive ranks :math:`j + \lfloor h_n \rfloor (+1)` sit
-  at or above the negative ones :math:`\lfloor h_{m-i} \rfloor (+1)` since
-  :math:`j + h_n - h_{m-i} = j(1 - p/100) + ip/100 \ge 0` (resp. :math:`i + h_{m-i} - h_n \ge 0`), with the
-  fractional parts ordered as in the unbounded case when the floors agree. So by (D2) the best :math:`z` is a
-  split of :math:`U` with :math:`s` in a window of :math:`O(k)` ranks, for each of the :math:`O(k^2)` families.
+  :math:`|a| = j` (a family :math:`(i, j)`: :math:`1 \le i + j \le k`, :math:`i \le n`, :math:`j \ge 1` if :math:`i =
+  n`) and let :math:`z = x \cup y = C + r + a \subseteq U`, of :math:`m = n + j` records. Then :math:`x = z - a` and
+  :math:`y = z - r`, so by (D1) :math:`x \preceq z - \mathrm{bottom}_j(z) = \mathrm{top}_n(z)` and :math:`y \succeq z
+  - \mathrm{top}_i(z) = \mathrm{bottom}_{m-i}(z)`, and symmetrically :math:`f(y) - f(x) \le f(\mathrm{top}_{m-i}(z)) -
+  f(\mathrm{bottom}_n(z))`. Both bounds are attained by neighbour pairs (the removed blocks are disjoint because
+  :math:`i \le n`; the pair shares the :math:`n - i \ge 0` middle records of :math:`z`, differs in at most :math:`i +
+  j` records, and neither is empty). As functions of :math:`z` both are sign-separated: for the sum the weights are
+  :math:`-1` below rank :math:`j` (resp. :math:`i`) and :math:`+1` from rank :math:`m - i` (resp. :math:`n`); for the
+  mean the middle ranks carry :math:`1/n - 1/(m-i)` (resp. its negative), whose sign only moves the split to :math:`j`
+  or :math:`m - i` (resp. :math:`i` or :math:`n`); for a percentile the positive ranks :math:`j + \lfloor h_n \rfloor
+  (+1)` sit at or above the negative ones :math:`\lfloor h_{m-i} \rfloor (+1)` since :math:`j + h_n - h_{m-i} = j(1 -
+  p/100) + ip/100 \ge 0` (resp. :math:`i + h_{m-i} - h_n \ge 0`), with the fractional parts ordered as in the
+  unbounded case when the floors agree. So by (D2) the best :math:`z` is a split of :math:`U` with :math:`s` in a
+  window of :math:`O(k)` ranks, for each of the :math:`O(k^2)` families.
 
 **The rounding promise** (stated here once for the whole package; :mod:`dpteach.sensitivity`,
 :mod:`dpteach.spread` and :mod:`dpteach.global_spread` refer to it). A query value is a float: :math:`\hat f(y)`,
@@ -402,10 +402,11 @@ def local_exact(release: np.ndarray, universe: np.ndarray, k: int, relation: str
 
 def _families(size: int, spare_size: int, k: int) -> Iterator[tuple[int, int]]:
     """The symmetric families :math:`(i, j)`: :math:`i` records removed, :math:`j` added, :math:`1 \\le i + j \\le k`,
-    :math:`i \\le \\min(k, size - 1)`, :math:`j \\le` ``spare_size`` (module docstring); generated, as
-    :math:`O(k^2)` of them are counted before any is used."""
-    for i in range(min(k, size - 1) + 1):
-        yield from ((i, j) for j in range(max(0, 1 - i), min(k - i, spare_size) + 1))
+    :math:`i \\le \\min(k, size)`, :math:`j \\le` ``spare_size``, :math:`j \\ge 1` when :math:`i = size` (a
+    neighbour is never empty; module docstring); generated, as :math:`O(k^2)` of them are counted before any is
+    used."""
+    for i in range(min(k, size) + 1):
+        yield from ((i, j) for j in range(1 if i in (0, size) else 0, min(k - i, spare_size) + 1))
 
 
 def _capped_sum(terms: Iterable[int]) -> int:
@@ -612,7 +613,7 @@ def global_plan(universe: np.ndarray, size: int, k: int, relation: str, query: Q
     exchanged = np.array([query == "mean" and 0 < a and m - a == b for m, _, a, b in specs], dtype=bool)
     exchange_value = None
     if exchanged.any():
-        exchange_value = bounded_mean_ties(universe, size, k if relation == "bounded" else min(k // 2, size - 1))
+        exchange_value = bounded_mean_ties(universe, size, k if relation == "bounded" else min(k // 2, size))
         if exchange_value is not None and exchanged.all():
             return Plan([], lambda _values: exchange_value)
     pairs = _built(universe, specs)

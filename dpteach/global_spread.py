@@ -174,8 +174,9 @@ is at most :math:`(T + 2E)(1 + u)` and at least :math:`(T - 2E)(1 - u)`, so the 
 :math:`4E + 4uR`. Fractional values return ``None`` (the caller enumerates).
 
 **Symmetric: not covered** (``var`` is enumerated). Read a symmetric pair high side first: :math:`H = C + P`,
-:math:`L = C + M` with :math:`C + P + M \subseteq U`, :math:`|C| = c \ge 1`, :math:`|P| = p`, :math:`|M| = q`,
-:math:`p + q \le k` and :math:`c + p = n` or :math:`c + q = n`; write :math:`h = c + p`, :math:`l = c + q`,
+:math:`L = C + M` with :math:`C + P + M \subseteq U`, :math:`|C| = c \ge 0`, :math:`|P| = p`, :math:`|M| = q`,
+:math:`p + q \le k`, :math:`c + p = n` or :math:`c + q = n`, and neither side empty (:math:`c = 0` pairs two
+datasets that share no record); write :math:`h = c + p`, :math:`l = c + q`,
 :math:`Z = U - C - P - M`. The gap is :math:`V(H) - V(L)`; with :math:`h = 1` it is never positive. For
 :math:`h \ge 2`, every maximiser within one family :math:`(c, p, q)` meets five conditions, each from an exchange
 inside one pool (which keeps the triple in its family):

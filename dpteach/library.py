@@ -10,8 +10,8 @@ randomness (a coupling), not for two independent runs. The course's words map on
 
 * ``SymmetricDistance`` counts added plus removed records, :math:`|x \\triangle x'|`: ``dpteach``'s
   ``relation="symmetric"`` at :math:`k = d_{in}` (add/remove DP, groups of :math:`k`), with one difference:
-  ``dpteach``'s symmetric neighbours share at least one record, while ``SymmetricDistance`` also relates disjoint
-  datasets and the empty one;
+  ``dpteach`` leaves out the empty dataset (its queries are undefined there), while ``SymmetricDistance`` also
+  relates it;
 * a domain with a known ``size`` and ``ChangeOneDistance`` counts changed records: ``relation="bounded"``. OpenDP
   turns it into ``SymmetricDistance`` with ``make_metric_unbounded`` (a change is one removal and one addition, so
   :math:`d_{in} = k` becomes :math:`2k`).
@@ -39,8 +39,10 @@ on :math:`[L, U]` repeated :math:`n` times, :func:`dpteach.replicate`). In exact
   :math:`(U - L)/2`). OpenDP's add/remove domain has no size, and its mean needs one, so the pipeline first
   resizes to a public :math:`n` (a random subset, or padding with a constant), a different, randomized
   function: it reports :math:`k (U - L) / n` at every :math:`k` and every input size. ``dpteach``'s exact value
-  for the plain mean stops growing at :math:`(n - 1)(U - L)/n` once :math:`k \\ge n`, because its symmetric
-  neighbour keeps at least one record of a release of :math:`n`.
+  for the plain mean is :math:`\\min(k, n - 1)(U - L)/n` for :math:`k \\le n` (a neighbour within distance
+  :math:`n` keeps at least one record of a release of :math:`n`, since it is never empty), and :math:`U - L` from
+  :math:`k = n + 1` on, where a release of :math:`n` records at :math:`L` and a disjoint neighbour at :math:`U`
+  are at distance :math:`n + 1`.
 
 The second half of the lesson is floating point (Casacuberta, Shoemate, Vadhan & Wagaman, "Widespread
 Underestimation of Sensitivity in Differentially Private Libraries and How to Fix It", CCS 2022):

@@ -15,11 +15,12 @@ Neighbours at Hamming distance :math:`k` of a release :math:`x` (a sub-multiset 
 * bounded: :math:`x' = C + a` with a core :math:`C \\subseteq x,\\ |C| = |x| - k` and
   :math:`a \\subseteq U - C,\\ |a| = k` (so up to :math:`k` records are replaced);
 * symmetric (group privacy under add/remove DP, OpenDP's ``SymmetricDistance``): :math:`x' = x - r + a` with
-  :math:`r \\subseteq x`, :math:`a \\subseteq U - x`, :math:`1 \\le |r| + |a| \\le k` and :math:`|r| \\le |x| - 1`
-  (a neighbour keeps at least one record of :math:`x`, so it is never empty). Equivalently: the multisets
-  :math:`y \\subseteq U` with :math:`1 \\le |x \\triangle y| \\le k` that share a record with :math:`x`
-  (take :math:`r = x - y`, :math:`a = y - x`). This relation is symmetric, and its distances run up to
-  :math:`(|x| - 1) + (|U| - |x|) = |U| - 1`.
+  :math:`r \\subseteq x`, :math:`a \\subseteq U - x`, :math:`1 \\le |r| + |a| \\le k` and :math:`x'` non-empty
+  (:math:`|a| \\ge 1` when :math:`r = x`). Equivalently: the non-empty multisets :math:`y \\subseteq U` with
+  :math:`1 \\le |x \\triangle y| \\le k` (take :math:`r = x - y`, :math:`a = y - x`), including those that share
+  no record with :math:`x` (:math:`|x \\triangle y| = |x| + |y|`). Empty datasets are left out: the queries are
+  undefined on them. This relation is symmetric, and its distances run up to :math:`|x| + (|U| - |x|) = |U|`
+  (remove every record and add every other one), or :math:`|U| - 1` when :math:`x = U`.
 
 The blog's "unbounded at distance k" (exactly k added or exactly k removed, never a mix) is *not* the
 symmetric distance: it rebuilds the blog's figures, but noise for a group of k people must use ``symmetric``.
@@ -205,9 +206,10 @@ def positional_neighbours(
             yield release + added
     elif relation == "symmetric":
         spare = multiset_difference(universe, release)
-        for n_removed in range(min(k, size - 1) + 1):
+        for n_removed in range(min(k, size) + 1):
             for kept in itertools.combinations(release, size - n_removed):
-                for n_added in range(max(0, 1 - n_removed), k - n_removed + 1):
+                least = 1 if n_removed in (0, size) else 0  # a neighbour differs from x and is never empty
+                for n_added in range(least, k - n_removed + 1):
                     for added in itertools.combinations(spare, n_added):
                         yield kept + added
     else:

@@ -22,11 +22,12 @@ certify that, else a value rounded up from them (the rounding promise of :mod:`d
   - bounded: two datasets of size :math:`n` are neighbours exactly when they extend a common core
     :math:`C` of size :math:`n - k`, so :math:`GS_k = \\max_C (\\max_a f(C + a) - \\min_a f(C + a))`.
 
-  - symmetric: every pair :math:`(x, y)` at distance at most k that shares a record is
-    :math:`x = C + r`, :math:`y = C + a` with a core :math:`C` of :math:`c \\ge 1` records,
-    :math:`|r| = n - c`, :math:`|a| = j`, :math:`(n - c) + j \\le k`, each of :math:`C + r` and :math:`C + a`
-    inside :math:`U` (take :math:`C = x \\cap y`; conversely any such pair is at distance at most
-    :math:`|r| + |a|` and shares :math:`C`). So
+  - symmetric: every pair :math:`(x, y)` at distance at most k (:math:`y` non-empty) is
+    :math:`x = C + r`, :math:`y = C + a` with a core :math:`C` of :math:`c \\ge 0` records,
+    :math:`|r| = n - c`, :math:`|a| = j`, :math:`(n - c) + j \\le k`, :math:`c + j \\ge 1`, each of :math:`C + r`
+    and :math:`C + a` inside :math:`U` (take :math:`C = x \\cap y`; conversely any such pair is at distance at most
+    :math:`|r| + |a|`, and :math:`y` is non-empty). The empty core :math:`c = 0` occurs only when
+    :math:`n \\le k - 1`: then :math:`x` is any release and :math:`y` any dataset of :math:`1 \\dots k - n` records. So
     :math:`GS_k = \\max_C \\max(\\max_r f(C + r) - \\min_{j, a} f(C + a),\\ \\max_{j, a} f(C + a) - \\min_r f(C + r))`.
 
   Correctly rounded subtraction is monotone, so these max/min forms equal the pairwise maxima bit for bit.
@@ -109,16 +110,22 @@ def _check_method(method: str) -> str:
 def _check_distance(k: object, size: int, universe_size: int, relation: str) -> int:
     """The blog's input rule: 0 < k < size, and (unbounded) k <= |U| - size so k records can be added.
 
-    Symmetric: up to ``size - 1`` removals mixed with up to ``|U| - size`` additions, so
-    ``1 <= k <= |U| - 1`` (beyond that no new neighbour appears).
+    Symmetric: up to ``size`` removals mixed with up to ``|U| - size`` additions (a neighbour is never empty), so
+    ``1 <= k <= |U|``, or ``|U| - 1`` when the release is the whole universe (beyond that no new neighbour
+    appears).
     """
     if relation == "unbounded":
         high = min(size - 1, universe_size - size)
         why = f"1 <= k < size ({size}) and k <= |universe| - size ({universe_size - size})"
     elif relation == "symmetric":
-        high = universe_size - 1
-        why = (f"1 <= k <= (size - 1) + (|universe| - size) = |universe| - 1 ({high}): at most size - 1 records "
-               "removed plus |universe| - size added")
+        if universe_size > size:
+            high = universe_size
+            why = (f"1 <= k <= size + (|universe| - size) = |universe| ({high}): at most size records removed plus "
+                   "|universe| - size added")
+        else:
+            high = universe_size - 1
+            why = (f"1 <= k <= |universe| - 1 ({high}) when the release is the whole universe: a neighbour keeps at "
+                   "least one record")
     else:
         high, why = size - 1, f"1 <= k < size ({size})"
     if high < 1:
@@ -443,7 +450,7 @@ def _naive_pairs_per_release(size: int, universe_size: int, k: int, relation: st
         return _comb(size, k) + _comb(universe_size - size, k)
     if relation == "symmetric":
         return sum(_comb(size, i) * _comb(universe_size - size, j)
-                   for i in range(min(k, size - 1) + 1) for j in range(max(0, 1 - i), k - i + 1))
+                   for i in range(min(k, size) + 1) for j in range(1 if i in (0, size) else 0, k - i + 1))
     return _comb(size, k) * _comb(universe_size - size + k, k)
 
 
@@ -556,11 +563,13 @@ def _largest_range_over_cores(
 def _largest_gap_symmetric(
     values: np.ndarray, capacity: np.ndarray, size: int, k: int, resolved: ResolvedQuery
 ) -> float:
-    """Symmetric :math:`GS_k` over cores (module docstring): for each core :math:`C` of :math:`c \\ge 1` records,
+    """Symmetric :math:`GS_k` over cores (module docstring): for each core :math:`C` of :math:`c \\ge 0` records,
     the release is :math:`C + r` with :math:`|r| = n - c \\le k` and the neighbour :math:`C + a` with
-    :math:`|a| = j \\le k - (n - c)`."""
+    :math:`|a| = j \\le k - (n - c)` and :math:`c + j \\ge 1` (the neighbour is never empty)."""
     total = int(capacity.sum())
-    plan = [(c, [j for j in range(k - (size - c) + 1) if c + j <= total]) for c in range(max(1, size - k), size + 1)]
+    plan = [(c, [j for j in range(0 if c else 1, k - (size - c) + 1) if c + j <= total])
+            for c in range(max(0, size - k), size + 1)]
+    plan = [(c, js) for c, js in plan if js]
     pairs = 0
     for c, js in plan:  # stop counting once above the limit: the message then gives a lower bound
         pairs += _count(capacity, c) * sum(_count(capacity, t) for t in [size - c, *js])
@@ -585,7 +594,8 @@ def _local_families(own: np.ndarray, k: int, relation: str) -> list[tuple[int, i
     """``(i, j)``: the sizes of ``r`` (removed) and ``a`` (added) of :func:`local_neighbour_counts` (bounded and
     symmetric)."""
     if relation == "symmetric":
-        return [(i, j) for i in range(min(k, int(own.sum()) - 1) + 1) for j in range(max(0, 1 - i), k - i + 1)]
+        n = int(own.sum())
+        return [(i, j) for i in range(min(k, n) + 1) for j in range(1 if i in (0, n) else 0, k - i + 1)]
     return [(j, j) for j in range(k + 1)]
 
 
@@ -604,7 +614,8 @@ def local_neighbour_counts(
     Unbounded: the release minus each distinct ``r`` of size k, and plus each distinct ``a`` of size k
     from ``U - x``. Bounded: ``x - r + a`` with ``|r| = |a| = j <= k``, ``r`` from ``x``, ``a`` from
     ``U - x`` and no value both removed and added (so each neighbour appears once; ``j = 0`` is ``x``).
-    Symmetric: ``x - r + a`` the same way with ``|r| = i <= size - 1``, ``|a| = j``, ``1 <= i + j <= k``.
+    Symmetric: ``x - r + a`` the same way with ``|r| = i <= size``, ``|a| = j``, ``1 <= i + j <= k`` and
+    ``j >= 1`` when ``i = size`` (never empty).
     """
     values, capacity = distinct_counts(universe)
     own = counts_of(release, values)

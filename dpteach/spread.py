@@ -15,8 +15,9 @@ apply. Two other facts do. For a dataset :math:`y` of :math:`m` records write
 :math:`|a| = j`, and the families :math:`(i, j)` are: unbounded :math:`(k, 0)` and :math:`(0, k)`; bounded
 :math:`(j, j)` for :math:`0 \le j \le \min(k, |S|)` (:mod:`dpteach.exact`: the neighbours are the
 :math:`n`-record :math:`y \subseteq U` with :math:`|y - x| \le k`; :math:`j = 0` is :math:`x` itself, gap 0);
-symmetric every :math:`i \le \min(k, n - 1)`, :math:`j \le \min(k - i, |S|)`, :math:`i + j \le k` (and
-:math:`(0, 0)`, gap 0). Conversely every member of a family is a neighbour or :math:`x`. So
+symmetric every :math:`i \le \min(k, n)`, :math:`j \le \min(k - i, |S|)`, :math:`i + j \le k`, :math:`j \ge 1` when
+:math:`i = n` (a neighbour is never empty, but may share no record with :math:`x`; and :math:`(0, 0)`, gap 0).
+Conversely every member of a family is a neighbour or :math:`x`. So
 :math:`LS_k(x) = \max(V_{\max} - V(x),\ V(x) - V_{\min})`, the extremes taken over all families, and for the
 standard deviation the same with :math:`\sqrt{\cdot}` (increasing) applied to each of the three values.
 
@@ -130,7 +131,7 @@ def families(n: int, spare_size: int, k: int, relation: str) -> list[tuple[int, 
         return [(k, 0), (0, k)]
     if relation == "bounded":
         return [(j, j) for j in range(min(k, spare_size) + 1)]
-    return [(i, j) for i in range(min(k, n - 1) + 1) for j in range(min(k - i, spare_size) + 1)]
+    return [(i, j) for i in range(min(k, n) + 1) for j in range(1 if i == n else 0, min(k - i, spare_size) + 1)]
 
 
 def candidate_count(n: int, spare_size: int, k: int, relation: str) -> int:

@@ -78,13 +78,13 @@ def largest_k(relation: str, size: int, universe_size: int) -> int:
     """The largest distance the explorer offers for ``relation`` (at least 1).
 
     Unbounded (the blog's: exactly k removed or exactly k added) needs ``k <= size - 1`` and
-    ``k <= universe_size - size``; bounded replaces up to ``size - 1`` records; symmetric mixes up to ``size - 1``
-    removals with up to ``universe_size - size`` additions.
+    ``k <= universe_size - size``; bounded replaces up to ``size - 1`` records; symmetric mixes up to ``size``
+    removals with up to ``universe_size - size`` additions (never leaving an empty dataset).
     """
     size = check_int("size", size, 1)
     universe_size = check_int("universe_size", universe_size, size)
     room = {"unbounded": min(size - 1, universe_size - size), "bounded": size - 1,
-            "symmetric": universe_size - 1}[check_relation(relation)]
+            "symmetric": universe_size if universe_size > size else universe_size - 1}[check_relation(relation)]
     return max(1, room)
 
 

@@ -364,10 +364,11 @@ def test_unbounded_at_scale_answers_and_prunes() -> None:
 
 # ------------------------------------------------------------------------------------------- symmetric
 def _symmetric_families(total: int, size: int, k: int) -> list[tuple[int, int, int]]:
-    """Every (c, p, q) of a symmetric pair read as high H = C + P, low L = C + M (|C| = c >= 1, p + q <= k,
-    one of H, L the release of ``size`` records, C + P + M inside U); H of one record has V(H) = 0, never a gain."""
-    return [(c, p, q) for c in range(1, size + 1) for p in range(k + 1) for q in range(k + 1 - p)
-            if size in (c + p, c + q) and c + p + q <= total and c + p >= 2]
+    """Every (c, p, q) of a symmetric pair read as high H = C + P, low L = C + M (|C| = c >= 0, p + q <= k,
+    one of H, L the release of ``size`` records, neither empty, C + P + M inside U); H of one record has V(H) = 0,
+    never a gain."""
+    return [(c, p, q) for c in range(size + 1) for p in range(k + 1) for q in range(k + 1 - p)
+            if size in (c + p, c + q) and c + p + q <= total and c + p >= 2 and c + q >= 1]
 
 
 def _triples(universe: np.ndarray, c: int, p: int, q: int) -> dict[tuple, Fraction]:
@@ -412,7 +413,7 @@ def test_symmetric_family_maximisers_meet_the_exchange_facts(case) -> None:
                 assert not _inside(unused, core) or not _inside(core, unused)
             elif p < q:
                 assert not _inside(core, unused)
-            elif sum(high) != sum(low) and unused:
+            elif sum(high) != sum(low) and unused and core:
                 assert max(core) <= min(unused) or min(core) >= max(unused)
 
 

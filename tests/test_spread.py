@@ -34,7 +34,7 @@ float_values = st.floats(-60, 60, allow_nan=False).map(lambda v: round(v, 3))
 def top_k(relation: str, size: int, universe_size: int) -> int:
     """The largest valid k (0 when there is none)."""
     return {"unbounded": min(size - 1, universe_size - size), "bounded": size - 1,
-            "symmetric": universe_size - 1}[relation]
+            "symmetric": universe_size if universe_size > size else universe_size - 1}[relation]
 
 
 @st.composite

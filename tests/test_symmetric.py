@@ -2,7 +2,8 @@
 
 The brute force takes the definition literally: every release x (positions of the universe, duplicates and
 all) and every non-empty sub-multiset y of the universe are compared, and y is a neighbour when their
-multiset symmetric difference has 1..k records and they share a record. Nothing from dpteach is used in it.
+multiset symmetric difference has 1..k records (y may share no record with x: then the distance is |x| + |y|).
+Nothing from dpteach is used in it.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from dpteach import budget
 from dpteach import sensitivity as sens
 from dpteach.datasets import large_universe
 from dpteach.neighbours import positional_neighbours
+from dpteach.smooth import local_sensitivity_at_distance, smooth_sensitivity
 
 QUERY_NAMES = (*dpteach.QUERIES, "percentile_10", "percentile_62.5")
 METHODS = ("naive", "enumerate", "fast")
@@ -42,7 +44,7 @@ def brute_neighbours(x: tuple[float, ...], universe: list[float], k: int) -> set
         for y in set(itertools.combinations(sorted(universe), size)):
             cx, cy = Counter(x), Counter(y)
             distance = sum((cx - cy).values()) + sum((cy - cx).values())
-            if 1 <= distance <= k and (cx & cy):
+            if 1 <= distance <= k:
                 found.add(y)
     return found
 
@@ -78,7 +80,7 @@ def cases(draw: st.DrawFn) -> tuple[list[float], int, int, tuple[float, ...], bo
     pool = draw(st.lists(whole_values if whole else float_values, min_size=1, max_size=4))
     universe = draw(st.lists(st.sampled_from(pool), min_size=2, max_size=7))  # duplicates on purpose
     size = draw(st.integers(1, len(universe)))
-    k = draw(st.integers(1, len(universe) - 1))
+    k = draw(st.integers(1, len(universe) if size < len(universe) else len(universe) - 1))
     release = tuple(sorted(draw(st.permutations(universe))[:size]))
     return universe, size, k, release, whole
 
@@ -109,6 +111,85 @@ def test_neighbours_are_the_definition(case: tuple) -> None:
     assert len(listed) == len(set(listed)) and set(listed) == truth  # each distinct neighbour exactly once
 
 
+@st.composite
+def disjoint_cases(draw: st.DrawFn) -> tuple[list[float], int, int, tuple[float, ...], bool]:
+    """Cases with k > size, where a neighbour may share no record with the release (|x △ y| = |x| + |y|)."""
+    whole = draw(st.booleans())
+    pool = draw(st.lists(whole_values if whole else float_values, min_size=2, max_size=5))
+    universe = draw(st.lists(st.sampled_from(pool), min_size=3, max_size=6))
+    size = draw(st.integers(1, len(universe) - 2))
+    k = draw(st.integers(size + 1, len(universe)))
+    release = tuple(sorted(draw(st.permutations(universe))[:size]))
+    return universe, size, k, release, whole
+
+
+@pytest.mark.parametrize("query", QUERY_NAMES)
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(case=disjoint_cases())
+def test_symmetric_beyond_the_release_size_matches_brute_force(query: str, case: tuple) -> None:
+    universe, size, k, release, whole = case
+    truth_global = brute_global(query, universe, size, k)
+    truth_local = brute_local(query, release, universe, k)
+    for method in METHODS if len(universe) <= 5 else METHODS[1:]:
+        assert same(dpteach.global_sensitivity(universe, size, query, k=k, relation="symmetric", method=method),
+                    truth_global, whole), method
+        assert same(dpteach.local_sensitivity(release, universe, query, k=k, relation="symmetric", method=method),
+                    truth_local, whole), method
+
+
+def brute_smooth(name: str, x: tuple[float, ...], universe: list[float], beta: float) -> tuple[list[float], float]:
+    """A^(k)(x) for every k up to |U|, and S*(x) = max_k e^(-beta k) A^(k)(x), from the definitions: every non-empty
+    sub-multiset y of the universe, its distance |x △ y|, and LS(y) over the datasets at distance exactly 1 from y."""
+    everyone = sorted({y for size in range(1, len(universe) + 1)
+                       for y in itertools.combinations(sorted(universe), size)})
+    counts = [Counter(y) for y in everyone]
+    values = [brute_query(name, y) for y in everyone]
+
+    def distance(a: Counter, b: Counter) -> int:
+        return sum((a - b).values()) + sum((b - a).values())
+
+    ls_at: dict[int, float] = {}
+    for cy, fy in zip(counts, values, strict=True):
+        ls = max((abs(fy - fz) for cz, fz in zip(counts, values, strict=True) if distance(cy, cz) == 1), default=0.0)
+        d = distance(Counter(x), cy)
+        ls_at[d] = max(ls_at.get(d, 0.0), ls)
+    curve = [max(v for d, v in ls_at.items() if d <= k) for k in range(len(universe) + 1)]
+    return curve, max(math.exp(-beta * k) * a for k, a in enumerate(curve))
+
+
+@pytest.mark.parametrize("query", QUERY_NAMES)
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(case=disjoint_cases(), beta=st.sampled_from([0.1, 0.5, 2.0]))
+def test_symmetric_smooth_matches_brute_force(query: str, case: tuple, beta: float) -> None:
+    universe, _, _, release, whole = case
+    curve, truth = brute_smooth(query, release, universe, beta)
+    top = len(universe)  # the release is smaller than the universe here
+    for k in range(top + 1):
+        for method in ("fast", "naive"):
+            assert same(local_sensitivity_at_distance(release, universe, query, k, relation="symmetric",
+                                                      method=method), curve[k], whole), (k, method)
+    for method in ("fast", "naive"):
+        assert same(smooth_sensitivity(release, universe, query, beta=beta, relation="symmetric", method=method),
+                    truth, whole), method
+
+
+def test_lesson_02_every_size_at_distance_two_is_19() -> None:
+    """The reviewer's reproducer (lesson 02, the cell printing "over every size"): the median over every dataset size
+    at k = 2 is 19, from {1} against {20} (distance 2, no record shared), not 18."""
+    days = large_universe()["absence_days"].to_numpy()
+    assert sorted(days.tolist())[0] == 1 and sorted(days.tolist())[-1] == 20
+    universe = [float(v) for v in days]
+    assert brute_global("median", universe, 1, 2) == 19.0  # the brute force at size 1 alone
+    for method in METHODS:
+        assert dpteach.global_sensitivity(days, 1, "median", k=2, relation="symmetric", method=method) == 19.0
+    every_size = max(dpteach.global_sensitivity(days, size, "median", k=2, relation="symmetric")
+                     for size in range(1, len(days) + 1))
+    assert every_size == 19.0
+    assert dpteach.local_sensitivity([1], days, "median", k=2, relation="symmetric") == 19.0
+    table = sens.neighbours_of([1], days, "median", k=2, relation="symmetric")
+    assert table["neighbour"][0] == (20,) and table["L1"][0] == 19.0
+
+
 # ------------------------------------------------------------------------------------- structure
 @pytest.mark.parametrize("query", QUERY_NAMES)
 @settings(max_examples=40, deadline=None)
@@ -116,7 +197,7 @@ def test_neighbours_are_the_definition(case: tuple) -> None:
 def test_global_is_non_decreasing_in_k(query: str, case: tuple) -> None:
     universe, size, _, _, _ = case
     curve = [dpteach.global_sensitivity(universe, size, query, k=k, relation="symmetric")
-             for k in range(1, len(universe))]
+             for k in range(1, len(universe) + (size < len(universe)))]
     assert all(a <= b for a, b in itertools.pairwise(curve)), curve
 
 
@@ -191,10 +272,17 @@ def test_neighbour_table_symmetric_rows_match_local_sensitivity() -> None:
                                                                            relation="symmetric")
 
 
-@pytest.mark.parametrize("k", [0, 5])
+@pytest.mark.parametrize("k", [0, 6])
 def test_k_range_is_stated(k: int) -> None:
-    with pytest.raises(ValueError, match=r"k must be >= 1 and <= 4 .*\|universe\| - 1"):
+    with pytest.raises(ValueError, match=r"k must be >= 1 and <= 5 .*\|universe\| \(5\)"):
         dpteach.global_sensitivity([1, 2, 3, 10, 11], 3, "median", k=k, relation="symmetric")
+
+
+def test_k_range_of_the_whole_universe_is_stated() -> None:
+    """A release that is the whole universe keeps a record (its neighbours are never empty): k <= |U| - 1."""
+    assert dpteach.global_sensitivity([1, 2, 3], 3, "sum", k=2, relation="symmetric") == 5  # (1, 2, 3) -> (1)
+    with pytest.raises(ValueError, match=r"k must be >= 1 and <= 2 .*whole universe"):
+        dpteach.global_sensitivity([1, 2, 3], 3, "sum", k=3, relation="symmetric")
 
 
 def test_no_neighbour_at_all_is_refused() -> None:

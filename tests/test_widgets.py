@@ -71,7 +71,7 @@ def test_explorer_updates_when_a_control_changes() -> None:
 
 @pytest.mark.parametrize(("relation", "size", "universe_size", "expected"),
                          [("unbounded", 6, 10, 4), ("unbounded", 3, 10, 2), ("bounded", 6, 10, 5),
-                          ("symmetric", 6, 10, 9), ("bounded", 1, 4, 1)])
+                          ("symmetric", 6, 10, 10), ("symmetric", 4, 4, 3), ("bounded", 1, 4, 1)])
 def test_largest_k_follows_each_relation(relation, size, universe_size, expected) -> None:
     assert largest_k(relation, size, universe_size) == expected
 
@@ -84,7 +84,7 @@ def test_explorer_offers_the_group_distance() -> None:
     controls["column"].value = "absence_days"
     controls["query"].value = "var"
     controls["relation"].value = "symmetric"
-    assert controls["k"].max == 9
+    assert controls["k"].max == 10  # remove all six records and add the other four
     controls["k"].value = 4
     # the first six students: remove 4, 5, 6 and add 20 moves the variance from 2.92 to 61.25
     assert box.children[-1].value.startswith("<b>sensitivity = 58.3333</b>")
