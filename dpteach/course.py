@@ -166,6 +166,23 @@ def stated_minutes(notebook: Path) -> int | None:
     return None if match is None else int(match.group(1))
 
 
+_PRESENT = re.compile(r"(\d+)(?: minutes)? to present")
+_EXTRA = re.compile(r"about (\d+)(?: minutes)? more")
+
+
+def presenting_minutes(notebook: Path) -> int | None:
+    """The time the lesson states at its top for presenting it (``…, 45 to present``), or None if it states none."""
+    match = _PRESENT.search(_opening(notebook))
+    return None if match is None else int(match.group(1))
+
+
+def optional_minutes(notebook: Path) -> int | None:
+    """The optional time the lesson states at its top beyond :func:`stated_minutes` (``… optional (about 15
+    minutes more)``, or A1's Part 2: ``takes about 80 minutes more``), or None if it states none."""
+    match = _EXTRA.search(_opening(notebook))
+    return None if match is None else int(match.group(1))
+
+
 def prerequisites_of(notebook: Path) -> tuple[str, ...]:
     """The course numbers of the notebooks linked from the lesson's *Prerequisites* paragraph, in order of first
     link, or ``()`` when it states none (or names no notebook)."""
@@ -176,8 +193,9 @@ def prerequisites_of(notebook: Path) -> tuple[str, ...]:
 
 def course_map(folder: Path) -> pd.DataFrame:
     """One row per English lesson and appendix in ``folder``: its part, number, title, the lessons it builds on
-    (:func:`prerequisites_of`), the minutes it states (:func:`stated_minutes`) and its measured size (words, slides,
-    checked exercises) with the number of one-class lessons that size fills (:attr:`LessonStats.classes`).
+    (:func:`prerequisites_of`), the minutes it states (:func:`stated_minutes`), its optional minutes beyond them
+    (:func:`optional_minutes`) and its minutes to present (:func:`presenting_minutes`), and its measured size (words,
+    slides, checked exercises) with the number of one-class lessons that size fills (:attr:`LessonStats.classes`).
     """
     import pandas as pd  # noqa: PLC0415 - the rest of this module needs no pandas
 
@@ -188,18 +206,21 @@ def course_map(folder: Path) -> pd.DataFrame:
         stats = lesson_stats(path)
         rows.append({"part": part_of(path.name).title, "number": number_of(path.name), "notebook": path.name,
                      "title": title_of(path), "builds on": ", ".join(prerequisites_of(path)) or "-",
-                     "minutes": stated_minutes(path), "words": stats.words, "slides": stats.slides,
+                     "minutes": stated_minutes(path), "optional": optional_minutes(path),
+                     "to present": presenting_minutes(path), "words": stats.words, "slides": stats.slides,
                      "exercises": stats.exercises, "classes": stats.classes})
     table = pd.DataFrame(rows)
-    table["minutes"] = table["minutes"].astype("Int64")  # whole minutes; <NA> where a notebook states none
+    for column in ("minutes", "optional", "to present"):  # whole minutes; <NA> where a notebook states none
+        table[column] = table[column].astype("Int64")
     return table
 
 
 def course_table(folder: Path) -> pd.DataFrame:
     """The map as lesson 00 shows it, indexed by number: each lesson's and appendix's part (without its subtitle),
-    title (without its number), what it builds on, the minutes it states, its checked exercises and the classes its
-    size fills (:func:`course_map`)."""
+    title (without its number or an ``(optional …)`` note: the part says it is an appendix), what it builds on, the
+    minutes it states, the optional minutes beyond them, the minutes to present it, its checked exercises and the
+    classes its size fills (:func:`course_map`)."""
     table = course_map(folder).set_index("number")
     table["part"] = table["part"].str.split(" · ").str[0]
-    table["title"] = table["title"].str.split(" · ", n=1).str[1]
-    return table[["part", "title", "builds on", "minutes", "exercises", "classes"]]
+    table["title"] = table["title"].str.split(" · ", n=1).str[1].str.replace(r"\s*\(optional[^)]*\)$", "", regex=True)
+    return table[["part", "title", "builds on", "minutes", "optional", "to present", "exercises", "classes"]]

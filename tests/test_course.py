@@ -20,8 +20,10 @@ from dpteach.course import (
     course_table,
     lesson_stats,
     number_of,
+    optional_minutes,
     part_of,
     prerequisites_of,
+    presenting_minutes,
     stated_minutes,
 )
 
@@ -39,8 +41,10 @@ def test_every_notebook_is_in_exactly_one_part_and_the_map_lists_each_lesson() -
     assert (table["classes"] >= 1).all()
     shown = course_table(NOTEBOOKS)
     assert list(shown.index) == [number_of(p.name) for p in LESSONS]
-    assert list(shown.columns) == ["part", "title", "builds on", "minutes", "exercises", "classes"]
+    assert list(shown.columns) == ["part", "title", "builds on", "minutes", "optional", "to present", "exercises",
+                                   "classes"]
     assert not shown["title"].str.match(r"(\d\d|A\d) ").any() and shown["part"].str.match("Part|Appendices").all()
+    assert not shown["title"].str.contains("optional").any(), list(shown["title"])
 
 
 def test_course_notebooks_finds_lessons_then_appendices_and_nothing_else(tmp_path: Path) -> None:
@@ -94,10 +98,14 @@ def test_stated_time_and_prerequisites_are_read_from_the_first_cell(tmp_path: Pa
         return path
 
     lesson = notebook("# 05 · T\n\n*Prerequisites*: [lesson 01](01_a.ipynb) (see [its end](01_a.ipynb#End)) and\n"
-                      "[lesson 03](03_b.ipynb). *Time*: about 70 minutes, 40 to present.\n\n"
-                      "Next: [lesson 06](06_c.ipynb).")
+                      "[lesson 03](03_b.ipynb). *Time*: about 70 minutes, 40 to present; the notes are optional\n"
+                      "(about 10 more).\n\nNext: [lesson 06](06_c.ipynb).")
     assert stated_minutes(lesson) == 70 and prerequisites_of(lesson) == ("01", "03")
-    bold = notebook("# 05 · T\n\n**Prerequisites**: [A1](A1_x.ipynb), Python.\n**Time**: about 65 minutes alone")
+    assert presenting_minutes(lesson) == 40 and optional_minutes(lesson) == 10
+    bold = notebook("# 05 · T\n\n**Prerequisites**: [A1](A1_x.ipynb), Python.\n**Time**: about 65 minutes alone, "
+                    "50 minutes to present. Part 2 takes about 80 minutes more.")
     assert stated_minutes(bold) == 65 and prerequisites_of(bold) == ("A1",)
+    assert presenting_minutes(bold) == 50 and optional_minutes(bold) == 80
     silent = notebook("# 05 · T\n\nNo prerequisites stated, and the time only in a later cell.")
     assert stated_minutes(silent) is None and prerequisites_of(silent) == ()
+    assert presenting_minutes(silent) is None and optional_minutes(silent) is None
