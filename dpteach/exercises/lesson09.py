@@ -82,7 +82,7 @@ def resized_formula(k: int) -> float:
 
 
 def kept_formula() -> float:
-    """(n - 1)(U - L)/n: at most n - 1 records of a release can leave."""
+    """(n - 1)(U - L)/n: at k = n at most n - 1 records of a release can leave (all n would need an addition)."""
     return (MEAN_SIZE - 1) * width(MEAN_BOUNDS) / MEAN_SIZE
 
 
@@ -162,9 +162,11 @@ register(
         "09.3", "the resized mean against the exact one",
         (Number(lambda: mean_pair()[0]), Number(lambda: mean_pair()[1])),
         (Mistake((resized_formula(MEAN_K), resized_formula(MEAN_K)),
-                 "the second number cannot keep growing: a neighbour of a release keeps at least one of its records"),
+                 "the second number cannot keep growing: at k = n a neighbour keeps a record of the release "
+                 "(removing all n needs an addition, distance n + 1)"),
          Mistake((kept_formula(), kept_formula()),
-                 "the first number is OpenDP's map, which grows with k: it does not know that a record is kept"),
+                 "the first number is OpenDP's map, which grows with k: it does not know that at k = n a record "
+                 "is kept"),
          Mistake((kept_formula(), resized_formula(MEAN_K)),
                  "the two numbers are swapped: OpenDP's map comes first and grows with k; dpteach's comes second and "
                  "stops at n - 1 records leaving"),
