@@ -177,7 +177,7 @@ register(
     Exercise(
         "10.4", "reading a pass",
         (Choice(("a", "b", "c", "d"), "b"),),
-        (Mistake("a", "the same audit, with the same runs, catches the book's PTR on this pair: it can see"),
+        (Mistake("a", "the same audit (same N, same seed) catches the book's PTR on this pair: it can see"),
          Mistake("c", "corrected PTR spends 2ε; ε̂ = 0 says what this pair reveals, not what the mechanism spends"),
          Mistake("d", "on the 4 | 5 pair corrected PTR fails when audited against its release's ε alone: the "
                       "test's ε is really spent, not loose accounting")),
