@@ -545,7 +545,8 @@ def plot_audit_verdicts(panels: Mapping[str, Mapping[str, tuple]], *, title: str
     ``panels`` maps a pair's label to ``{mechanism label: (ε̂, claimed ε, passed)}``, or to
     ``(ε̂, claimed ε, passed, holds)`` with theory's verdict on the pair: a bar whose claim theory finds violated
     is hatched and outlined, so a green hatched bar is a miss (a real violation the audit did not see). A legend
-    names the colours and, when some bar is hatched, the hatching. Two rows of panels.
+    names the colours and, when some bar is hatched, the hatching. Two rows of panels; the leftmost carry the
+    y label (:data:`AUDIT_YLABEL`).
     """
     if not isinstance(panels, Mapping) or not panels:
         raise ValueError(f"panels must be a non-empty mapping of pair label to bars, got {panels!r}")
@@ -555,7 +556,7 @@ def plot_audit_verdicts(panels: Mapping[str, Mapping[str, tuple]], *, title: str
     for ax in axes.flat[len(panels):]:
         ax.set_visible(False)
     any_hatched = False
-    for ax, (pair, bars) in zip(axes.flat, panels.items(), strict=False):  # spare axes are hidden above
+    for index, (ax, (pair, bars)) in enumerate(zip(axes.flat, panels.items(), strict=False)):  # spares hidden above
         well_formed = (isinstance(bar, tuple) and len(bar) in (3, 4)
                        and all(isinstance(flag, (bool, np.bool_)) for flag in bar[2:])
                        for bar in (bars.values() if isinstance(bars, Mapping) else ()))
@@ -575,7 +576,7 @@ def plot_audit_verdicts(panels: Mapping[str, Mapping[str, tuple]], *, title: str
             ax.text(i, max(low, claim) + 0.03 * top, f"{low:.2f}\n{'pass' if bar[2] else 'FAIL'}", ha="center",
                     va="bottom")
         ax.set_xticks(x, [label.replace(", ", "\n") for label in bars])  # two short lines each
-        ax.set(title=pair, ylim=(0, top), ylabel="ε")
+        ax.set(title=pair, ylim=(0, top), ylabel=AUDIT_YLABEL if index % columns == 0 else "")
         ax.grid(axis="x", visible=False)
     keys = [mpl.patches.Patch(color=AUDIT_COLOURS[True], label="audit: pass"),
             mpl.patches.Patch(color=AUDIT_COLOURS[False], label="audit: FAIL")]
@@ -587,6 +588,9 @@ def plot_audit_verdicts(panels: Mapping[str, Mapping[str, tuple]], *, title: str
     fig.tight_layout(rect=(0, 0.06, 1, 1))
     return fig
 
+
+AUDIT_YLABEL = r"$\hat\varepsilon$ (bars), $\varepsilon$ (lines)"
+"""The y label of :func:`plot_audit_verdicts`, on the leftmost panels only."""
 
 AUDIT_COLOURS = {True: "#2ca02c", False: "#d62728"}
 """Bar colours of :func:`plot_audit_verdicts`: green for a pass, red for a fail."""

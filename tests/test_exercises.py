@@ -239,3 +239,37 @@ def test_lesson_02_3_recognises_a_reuse_of_global_by_hand() -> None:
 
     verdict = judge("02.3", reuse)
     assert verdict.status == "not yet" and "`global_by_hand` loops over the small universe" in verdict.message, verdict
+
+
+def test_the_key_of_10_3_is_the_worst_case_of_sorted_chunks_one_record_chunks_included() -> None:
+    """Exercise 10.3's key is the largest number of chunk answers one replacement can change once the data are
+    sorted (the loss in multiples of ε), found by trying every dataset of up to 6 records on 4 values. A review found
+    the key gave c for chunks of one record, where sorting only reorders the answers and the worst case is 1: the
+    naive c must now get its hint, and a solution that handles that case must pass."""
+    import math
+
+    from dpteach.exercises.lesson10 import sorted_loss_truth
+    from dpteach.saa import contiguous_layout
+
+    def chunk_answers(data: tuple[int, ...], size: int) -> Counter:
+        ordered = sorted(data)
+        return Counter(tuple(ordered[i:i + size]) for i in range(0, len(ordered), size))
+
+    for n in range(1, 7):
+        for k in range(1, n + 1):
+            size = contiguous_layout(n, k)[0]
+            worst = max(sum((chunk_answers(x, size) - chunk_answers(x[:i] + (v,) + x[i + 1:], size)).values())
+                        for x in itertools.combinations_with_replacement(range(4), n) for i in range(n)
+                        for v in range(4))
+            assert sorted_loss_truth(n, k) == worst, (n, k)
+
+    def right(n_records, n_chunks):
+        size = math.ceil(n_records / n_chunks)
+        return 1 if size == 1 else math.ceil(n_records / size)
+
+    def naive(n_records, n_chunks):
+        return math.ceil(n_records / math.ceil(n_records / n_chunks))
+
+    assert judge("10.3", right).status == "right"
+    verdict = judge("10.3", naive)
+    assert verdict.status == "not yet" and "one record per chunk" in verdict.message, verdict

@@ -161,6 +161,9 @@ def test_audit_verdicts_draw_a_bar_per_mechanism_coloured_by_verdict_with_the_cl
     assert [seg[0][1] for seg in first.collections[0].get_segments()] == [1.0, 1.0]
     assert first.get_ylim()[1] > 1.9 and fig.axes[1].get_ylim()[1] > 3.0
     assert sum(ax.get_visible() for ax in fig.axes) == 2
+    assert [ax.get_ylabel() for ax in fig.axes[:2]] == [plotting.AUDIT_YLABEL] * 2  # one column of two panels
+    three = plotting.plot_audit_verdicts({**panels, "pair 3": {"x": (1.0, 1.0, True)}}, title="t")
+    assert [ax.get_ylabel() for ax in three.axes[:3]] == [plotting.AUDIT_YLABEL, "", plotting.AUDIT_YLABEL]
     assert [t.get_text() for t in fig.legends[0].get_texts()] == ["audit: pass", "audit: FAIL"]
 
 

@@ -71,7 +71,7 @@ SORTED_CASES: tuple[tuple[int, int], ...] = (
     (10, 5),         # chunks of 2, exactly K form
     (11, 10),        # chunks of 2, only 6 form
     (32_561, 600),   # the census size of notebook 05: 593 chunks
-    (7, 7),          # one record per chunk
+    (7, 7),          # one record per chunk: sorting only reorders the answers
     (100, 99),       # chunks of 2, 50 form
     (5, 4),          # chunks of 2, the last one short
     (1, 1),          # the smallest: one record, one chunk
@@ -88,6 +88,14 @@ def show_sorted_case(case: tuple) -> str:
 
 
 def sorted_loss_truth(n_records: int, n_chunks: int) -> float:
+    """c, the number of chunks formed, or 1 when each chunk holds one record: sorting then only reorders the
+    answers, whose mean ignores order, so one replacement moves one answer."""
+    size, formed = contiguous_layout(n_records, n_chunks)
+    return 1.0 if size == 1 else float(formed)
+
+
+def mistake_one_record_chunks(n_records: int, n_chunks: int) -> float:
+    """Gives c even when every chunk holds one record, where sorting cannot move a record into another answer."""
     return float(contiguous_layout(n_records, n_chunks)[1])
 
 
@@ -152,7 +160,10 @@ register(
     Exercise(
         "10.3", "sorted_loss from scratch",
         (Function(sorted_cases, sorted_loss_truth, show=show_sorted_case),),
-        (Mistake(mistake_unsorted,
+        (Mistake(mistake_one_record_chunks,
+                 "right whenever chunks hold two records or more; with one record per chunk, sorting only reorders "
+                 "the answers, and their mean does not depend on the order"),
+         Mistake(mistake_unsorted,
                  "1 is the loss when the data keep their order and a replaced record changes one chunk; sorted "
                  "first, one replacement can shift a record into every chunk"),
          Mistake(mistake_k, "K chunks do not always form: count the slices of ⌈n/K⌉ records that n records fill"),
@@ -166,7 +177,7 @@ register(
     Exercise(
         "10.4", "reading a pass",
         (Choice(("a", "b", "c", "d"), "b"),),
-        (Mistake("a", "the same audit, with the same runs, catches the book's PTR on this pair: it can see"),
+        (Mistake("a", "the same audit (same N, same seed) catches the book's PTR on this pair: it can see"),
          Mistake("c", "corrected PTR spends 2ε; ε̂ = 0 says what this pair reveals, not what the mechanism spends"),
          Mistake("d", "on the 4 | 5 pair corrected PTR fails when audited against its release's ε alone: the "
                       "test's ε is really spent, not loose accounting")),
