@@ -105,24 +105,28 @@ def mistake_k_times_largest(x: np.ndarray, others: np.ndarray, k: int) -> float:
 
 # --- Exercise 4: ls_mean_symmetric(x, spare, k) -----------------------------------------------------------------
 
-MEAN_CASES = (  # k <= n throughout: the lesson's exercise keeps r <= n - 1, which k > n would break
+MEAN_CASES = (
     ((-5, 0, 0, 7), (), 3),                   # no spare value; k = n - 1, the largest k here
     ((-5, 0, 0, 7), (), 1),                   # no spare value, the smallest k
+    ((3,), (-4, 9), 1),                       # one record: removing it needs an addition too, so only additions
+    ((3,), (-4, 9), 2),                       # one record, k = n + 1: swap the 3 for a spare value
     ((0, 0), (10, 10), 2),                    # k = n: r = n - 1 with one spare value
-    ((3,), (-4, 10), 1),                      # one record: nothing can be removed
+    ((0, 0), (10, 10), 3),                    # k = n + 1: remove both 0s, add a 10 (no record shared)
     ((-10, -10, 1, 2), (2, 3, 40), 2),        # duplicates; one addition beats two changes
     ((-10, -10, 1, 2), (2, 3, 40), 4),        # k = n; r = n - 1 removes both -10s and a 1
+    ((-10, -10, 1, 2), (2, 3, 40), 7),        # k = |U|, the largest: r = n with the 40 alone
     ((1, 2, 3, 4, 5), (-1, 6), 1),
 )
 
 
 def mean_cases() -> list[tuple[np.ndarray, np.ndarray, int]]:
-    """Small adversarial multisets (no spare value, r = n - 1, one record, duplicates, negative values, the
-    smallest k and k = n), then 30 random releases of 4 records from 8 whole numbers in [-10, 20), k up to 4.
+    """Small adversarial multisets (no spare value, one record, duplicates, negative values, the smallest k,
+    k = n and k > n, where a neighbour may share no record with x), then 30 random releases of 4 records from 8
+    whole numbers in [-10, 20), k from 1 to |U| = 8.
 
-    Only k <= n: beyond it a symmetric neighbour may share no record with x (r = n, a >= 1), which the lesson's
-    statement of the exercise (r <= n - 1) leaves out; up to k = n the two agree."""
-    return [_case(*c) for c in MEAN_CASES] + _random_cases(8, -10, 20, 4, 4)
+    The third case is the first where removing every record is within reach: a mistake that evaluates the empty
+    dataset raises there, and the message names that case, whose values are single digits (no truth shows)."""
+    return [_case(*c) for c in MEAN_CASES] + _random_cases(8, -10, 20, 4, 8)
 
 
 def mean_truth(x: np.ndarray, others: np.ndarray, k: int) -> float:
@@ -154,7 +158,26 @@ def mistake_blog_exactly_k(x: np.ndarray, others: np.ndarray, k: int) -> float:
 
 def mistake_exactly_k_changes(x: np.ndarray, others: np.ndarray, k: int) -> float:
     """Every mix of exactly k changes (r + a = k), never fewer."""
-    return _mean_over_mixes(x, others, [(r, k - r) for r in range(min(k, len(x) - 1) + 1)])
+    return _mean_over_mixes(x, others, [(r, k - r) for r in range(min(k, len(x)) + 1)])
+
+
+def mistake_keeps_a_record(x: np.ndarray, others: np.ndarray, k: int) -> float:
+    """Stops at r = n - 1: misses the neighbours that share no record with x (r = n, a >= 1), within reach when
+    k > n."""
+    return _mean_over_mixes(x, others, [(r, a) for r in range(min(k, len(x) - 1) + 1) for a in range(k - r + 1)])
+
+
+def mistake_empty_neighbour(x: np.ndarray, others: np.ndarray, k: int) -> float:
+    """Lets r = n go with a = 0 and takes the mean of the empty dataset that is left: in plain Python,
+    sum / len raises ZeroDivisionError on every case where k >= n."""
+    x, others = sorted(x), sorted(others)
+    f_x, best = sum(x) / len(x), 0.0
+    for r in range(min(k, len(x)) + 1):
+        for a in range(max(0, 1 - r), min(k - r, len(others)) + 1):
+            high = x[r:] + others[len(others) - a:]
+            low = x[: len(x) - r] + others[:a]
+            best = max(best, sum(high) / len(high) - f_x, f_x - sum(low) / len(low))
+    return best
 
 
 # --- Exercise 5: a release where Step 2's candidates miss the variance's local sensitivity ----------------------
@@ -260,7 +283,13 @@ register(
                  "that is the blog's distance k (k removed or k added): a group may also mix removals and "
                  "additions"),
          Mistake(mistake_exactly_k_changes,
-                 "a group of up to k: mixes with fewer than k changes are neighbours too (1 ≤ r + a ≤ k)")),
+                 "a group of up to k: mixes with fewer than k changes are neighbours too (1 ≤ r + a ≤ k)"),
+         Mistake(mistake_keeps_a_record,
+                 "r may reach n: when k > n a neighbour may remove every record of x and add spare values "
+                 "(r = n, a ≥ 1), sharing no record with x"),
+         Mistake(mistake_empty_neighbour,
+                 "a neighbour is never empty: removing all n records (r = n) needs at least one spare value "
+                 "added (a ≥ 1); the mean of no records is undefined")),
     ),
     Exercise(
         "A1.5", "a release where Step 2's candidates miss the variance",
