@@ -15,21 +15,26 @@ PUBLISHED_LS = 0.0045731707          # the published u/(n + 1), to ten decimals
 LESSON_SIZE = 32_561                 # the size of the lesson's own data (Adult training file)
 
 
-# --- Exercise 2: the median's distance to instability, by hand -----------------------------------------------------
+# --- Exercise 2: the median's distance to instability, read off printed A^(k) ----------------------------------
 
 FIVE = (20, 30, 40, 50, 60)          # five ages in [0, 100], replace-one neighbours, median = the third value
-FIVE_B = 25                          # the proposed bound
+FIVE_BS = (25, 60)                   # two proposed bounds; 60 equals A^(2): a tie, not yet above
 
 
-def median_a(data: tuple[int, ...], k: int, extra: int = 0) -> float:
-    r"""A^(k) of the median (:func:`dpteach.ptr.median_ls_at_distance`) with a window ``extra`` positions wider:
-    ``extra = -1`` is the slip of spanning k order statistics apart instead of k + 1 (A^(k) becomes A^(k-1))."""
-    return float(ptr.median_ls_at_distance(data, 0, UPPER, k + extra)) if k + extra >= 0 else 0.0
+def median_a(data: tuple[int, ...], k: int) -> float:
+    """A^(k) of the median under replace-one neighbours (:func:`dpteach.ptr.median_ls_at_distance`)."""
+    return float(ptr.median_ls_at_distance(data, 0, UPPER, k))
 
 
-def median_distance(data: tuple[int, ...], b: float, extra: int = 0) -> int:
-    """The first k with A^(k) > b (window widened by ``extra``); n if there is none."""
-    return next((k for k in range(len(data) + 1) if median_a(data, k, extra) > b), len(data))
+def median_distance(data: tuple[int, ...], b: float, strict: bool = True) -> int:
+    """The first k with A^(k) > b (``strict=False``: the slip A^(k) >= b); n if there is none."""
+    return next((k for k in range(len(data) + 1)
+                 if median_a(data, k) > b or (not strict and median_a(data, k) >= b)), len(data))
+
+
+def five_distances(shift: int = 0, strict: bool = True) -> tuple[int, ...]:
+    """D(x, b) for the exercise's two bounds, each shifted by ``shift`` (a slip of one step either way)."""
+    return tuple(median_distance(FIVE, b, strict) + shift for b in FIVE_BS)
 
 
 # --- Exercise 3: the local sensitivity of a mean at one dataset, not the bound ------------------------------------
@@ -133,23 +138,20 @@ register(
     ),
     Exercise(
         "05.2", "the median's distance to instability",
-        (Number(lambda: ptr.median_distance_to_instability(FIVE, 0, UPPER, FIVE_B)),),
-        (Mistake(median_distance(FIVE, FIVE_B, extra=-1),
-                 {"en": "the window x_(m+s−k−1) … x_(m+s) spans order statistics k + 1 positions apart; a window one "
-                        "position narrower finds each jump one step late; or you counted the replacement that makes "
-                        "the jump: D counts the steps to a dataset whose LS exceeds b",
-                  "zh": "窗口 x_(m+s−k−1) … x_(m+s) 两端的顺序统计量相隔 k + 1 个位置；窗口窄一个位置，"
-                        "每次突变都会晚一步才发现；也可能你把造成突变的那次替换也数进去了："
-                        "D 数的是走到一个 LS 超过 b 的数据集需要几步"}),
-         Mistake(median_distance(FIVE, FIVE_B) - 1,
+        tuple(Number(lambda b=b: ptr.median_distance_to_instability(FIVE, 0, UPPER, b)) for b in FIVE_BS),
+        (Mistake(five_distances(shift=-1),
                  {"en": "D is the first k at which A^(k) exceeds b, not the last k at which it stays within b",
                   "zh": "D 是 A^(k) 第一次超过 b 时的 k，而不是 A^(k) 最后一次不超过 b 时的 k"}),
-         Mistake(median_a(FIVE, median_distance(FIVE, FIVE_B)),
-                 {"en": "that is a local sensitivity A^(k), in years; D counts replacements",
-                  "zh": "那是局部敏感度 A^(k)，单位是岁；D 数的是替换的次数"}),
-         Mistake(median_a(FIVE, 0),
-                 {"en": "that is LS(x) = A^(0), in years; D counts replacements",
-                  "zh": "那是 LS(x) = A^(0)，单位是岁；D 数的是替换的次数"})),
+         Mistake(five_distances(strict=False),
+                 {"en": "D asks for A^(k) > b, strictly: where A^(k) equals b, the local sensitivity that many "
+                        "steps away is still within b",
+                  "zh": "D 要求 A^(k) > b（严格大于）：A^(k) 恰好等于 b 时，那么多步之外的局部敏感度仍不超过 b"}),
+         Mistake(five_distances(shift=1),
+                 {"en": "the printout starts at k = 0: its first entry is A^(0) = LS(x), zero steps away",
+                  "zh": "打印从 k = 0 开始：第一个数是 A^(0) = LS(x)，也就是零步之外"}),
+         Mistake(tuple(median_a(FIVE, d) for d in five_distances()),
+                 {"en": "those are local sensitivities A^(k), in years; D counts replacements",
+                  "zh": "那些是局部敏感度 A^(k)，单位是岁；D 数的是替换的次数"})),
     ),
     Exercise(
         "05.3", "the local sensitivity, not the bound",
@@ -164,6 +166,9 @@ register(
          Mistake(mean_ls_adding(FOUR),
                  {"en": "you looked at additions only; removing a record can move this mean further",
                   "zh": "你只看了添加记录；删除一条记录能让这个均值移动得更多"}),
+         Mistake(round(mean_ls(FOUR), 1),
+                 {"en": "close, but give two decimals, not one",
+                  "zh": "很接近了，但请保留两位小数，而不是一位"}),
          Mistake(mean_ls_removing(FOUR, denominator_offset=0),
                  {"en": "after a removal the mean is over n − 1 records: |x̄ − x_i|/(n − 1), not /n",
                   "zh": "删除之后均值是 n − 1 条记录的均值：|x̄ − x_i|/(n − 1)，而不是除以 n"})),
