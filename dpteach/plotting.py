@@ -552,7 +552,7 @@ def plot_audit_verdicts(panels: Mapping[str, Mapping[str, tuple]], *, title: str
         raise ValueError(f"panels must be a non-empty mapping of pair label to bars, got {panels!r}")
     _check_text(title, "title")
     columns = math.ceil(len(panels) / 2)
-    fig, axes = plt.subplots(2, columns, figsize=(3.4 * columns, 7.2), squeeze=False)
+    fig, axes = plt.subplots(2, columns, figsize=(3.4 * columns, 6.6), squeeze=False)
     for ax in axes.flat[len(panels):]:
         ax.set_visible(False)
     any_hatched = False
