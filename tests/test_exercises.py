@@ -239,3 +239,14 @@ def test_lesson_02_3_recognises_a_reuse_of_global_by_hand() -> None:
 
     verdict = judge("02.3", reuse)
     assert verdict.status == "not yet" and "`global_by_hand` loops over the small universe" in verdict.message, verdict
+
+
+@pytest.mark.parametrize("typed", ["(b)", "b)", "b.", " (B) "])
+def test_a_choice_copied_with_its_brackets_is_read_as_the_letter(typed: str) -> None:
+    assert judge("02.4", typed).status == "right"
+    assert judge("02.4", typed.replace("b", "a").replace("B", "A")).status == "not yet"
+
+
+@pytest.mark.parametrize("typed", ["(e)", "()", "bb", "b or c"])
+def test_a_choice_that_names_no_option_stays_invalid(typed: str) -> None:
+    assert judge("02.4", typed).status == "invalid"
