@@ -273,3 +273,14 @@ def test_the_key_of_10_3_is_the_worst_case_of_sorted_chunks_one_record_chunks_in
     assert judge("10.3", right).status == "right"
     verdict = judge("10.3", naive)
     assert verdict.status == "not yet" and "one record per chunk" in verdict.message, verdict
+
+
+@pytest.mark.parametrize("typed", ["(b)", "b)", "b.", " (B) "])
+def test_a_choice_copied_with_its_brackets_is_read_as_the_letter(typed: str) -> None:
+    assert judge("02.4", typed).status == "right"
+    assert judge("02.4", typed.replace("b", "a").replace("B", "A")).status == "not yet"
+
+
+@pytest.mark.parametrize("typed", ["(e)", "()", "bb", "b or c"])
+def test_a_choice_that_names_no_option_stays_invalid(typed: str) -> None:
+    assert judge("02.4", typed).status == "invalid"

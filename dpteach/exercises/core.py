@@ -205,13 +205,16 @@ class Number(Part):
 
 @dataclass(frozen=True)
 class Choice(Part):
-    """One option among ``options`` (case and surrounding spaces ignored)."""
+    """One option among ``options`` (case and surrounding spaces ignored, and the brackets or full stop a student
+    copies from a list such as "(b)", "b)" or "b.")."""
 
     options: tuple[str, ...]
     expected: str
 
     def read(self, answer: object, language: Language) -> str:
         text = answer.strip().lower() if isinstance(answer, str) else None
+        if text is not None and text not in self.options and text.strip("().").strip() in self.options:
+            text = text.strip("().").strip()
         if text not in self.options:
             raise Invalid(say(MESSAGES["choice"], language, options=", ".join(map(repr, self.options)),
                               got=describe(answer)))
