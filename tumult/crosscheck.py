@@ -15,10 +15,11 @@ already held different results, so CI fails when the real library disagrees with
 from __future__ import annotations
 
 import argparse
-import importlib.util
+import importlib
 import json
 import math
 import sys
+import types
 from importlib.metadata import version
 from pathlib import Path
 from typing import Any
@@ -45,13 +46,13 @@ GRID = range(1, 6)
 
 
 def load_notebook_module() -> Any:
-    """dpteach/transformations.py (tables, genre splitter), loaded without importing the package."""
-    spec = importlib.util.spec_from_file_location("transformations", ROOT / "dpteach" / "transformations.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up here
-    spec.loader.exec_module(module)
-    return module
+    """dpteach/transformations.py (tables, genre splitter), loaded without running the package's ``__init__``
+    (which imports plotting and widgets, absent here): ``dpteach`` is registered as a bare package over its folder,
+    so the module and what it imports from the package (``dpteach.queries``: numpy only) load from their files."""
+    package = types.ModuleType("dpteach")
+    package.__path__ = [str(ROOT / "dpteach")]
+    sys.modules.setdefault("dpteach", package)
+    return importlib.import_module("dpteach.transformations")
 
 
 def start_spark() -> SparkSession:
