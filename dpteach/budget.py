@@ -18,9 +18,10 @@ whole total first and refuse it before any work (:func:`planned`). :func:`dpteac
 counts every closed-form cell, then runs each other cell only up to its first count (:func:`first_count`: the count
 a path makes before its work starts) and refuses the grid at once if these counts together pass the limit. An
 enumeration makes one count for all of its work (the unbounded one counts both of its dataset sizes together), so
-its first count is its whole count. Two later counts remain: the global variance's candidates may leave a cell to
-enumeration, so the grid tries them before counting the cells left (refused there, it has enumerated nothing), and
-a mean's tie search counts its words after its records (at most :data:`dpteach.exact.TIE_WORDS`, 1% of the limit).
+its first count is its whole count. Two steps count later. The global variance's candidates may leave a cell to
+enumeration, so the grid tries them before counting the cells left (refused there, it has enumerated nothing). A
+mean's tie search counts its words after its records, but only when they fit what the call has left
+(:func:`fits`); otherwise it takes its fallback (the mean rounded up), so it is never the step refused.
 
 **Weights.** Units of different paths do not cost the same time, so each count is multiplied by the weight of its
 kind (:data:`WEIGHTS`), its cost relative to one enumerated pair (about 1 µs): a call at the limit then takes about
@@ -114,6 +115,12 @@ def check_work(units: int, counted: str, *, kind: str = "unit") -> None:
     _refuse(units, counted, weight)
     if _CALL:
         _CALL[0] += units * weight
+
+
+def fits(units: int, *, kind: str = "unit") -> bool:
+    """Whether counting ``units`` (times the weight of ``kind``) keeps the call's total within :data:`MAX_WORK`. A
+    step with a fallback asks this before counting and takes its fallback instead of being refused."""
+    return (_CALL[0] if _CALL else 0) + units * WEIGHTS[kind] <= MAX_WORK
 
 
 def planned(units: int, counted: str, *, kind: str = "unit") -> None:

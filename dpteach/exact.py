@@ -205,7 +205,7 @@ from fractions import Fraction
 import numpy as np
 
 from dpteach import budget
-from dpteach.budget import check_work, spend
+from dpteach.budget import check_work, fits, spend
 from dpteach.queries import Query, ResolvedQuery
 
 _CHUNK_CELLS = 4_000_000
@@ -550,7 +550,7 @@ def _built(universe: np.ndarray, specs: list[PairSpec]) -> list[tuple[np.ndarray
 def bounded_mean_ties(universe: np.ndarray, size: int, k: int) -> float | None:
     """Enumeration's value of the bounded global mean on whole numbers (module docstring, *Ties of the bounded
     mean*), or ``None`` when the rounding argument does not apply or the sum search would take more than
-    :data:`TIE_WORDS` work units."""
+    :data:`TIE_WORDS` work units or more than the call's budget has left."""
     total, kept = universe.size, min(k, universe.size - size)
     if kept == 0:  # the release is the whole universe: its only neighbour is itself
         return 0.0
@@ -566,7 +566,7 @@ def bounded_mean_ties(universe: np.ndarray, size: int, k: int) -> float | None:
     tied = [j for j in range(1, kept + 1) if highs[j] - lows[j] == widest]
     searches = [(values[j: total - j], size - j) for j in tied]
     words = sum(_core_sum_words(middle, count) for middle, count in searches)
-    if words > TIE_WORDS:
+    if words > TIE_WORDS or not fits(words):  # above its own limit or the call's: the caller rounds up
         return None
     check_work(words, "update {} 64-bit words of the tie search's bitsets")
     best = -math.inf

@@ -82,6 +82,20 @@ def test_the_bounded_mean_reproducers_are_answered_exactly_and_counted() -> None
         assert 0 < meter.spent == max(meter.charged) <= dpteach.exact.TIE_WORDS  # the search's own count
 
 
+def test_the_tie_search_takes_its_fallback_rather_than_be_refused(monkeypatch) -> None:
+    """The bounded mean counts its records, then its tie search's words. With a budget that holds the records but
+    not the words, the search is skipped (not refused): the call answers with the rounded-up mean, never below
+    enumeration's value, and charges only its records."""
+    universe, size, _ = CASES["seven values near 1e6, n = 3"]
+    call = lambda: dpteach.global_sensitivity(universe, size, "mean", relation="bounded")  # noqa: E731
+    records, words = _charged(call)  # the closed form's records, then the search's words
+    monkeypatch.setattr(budget, "MAX_WORK", records + words - 1)
+    with budget.meter() as meter:
+        value = call()
+    assert meter.charged == [records] and meter.spent < words
+    assert value >= dpteach.global_sensitivity(universe, size, "mean", relation="bounded", method="enumerate")
+
+
 def test_closed_forms_refuse_at_once_above_the_budget(monkeypatch) -> None:
     """Lowering the budget below what a closed form counts turns its answer into an immediate refusal."""
     universe, size, k = CASES["wide whole numbers, |U| = 40, k = 5"]
