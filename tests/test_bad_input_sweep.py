@@ -531,7 +531,7 @@ EXCUSED: dict[str, str] = {
         "as_tuple", "missing_from", "multiset_difference", "positional_neighbours")},
     "dpteach.sensitivity.local_neighbour_counts": "engine internal, called on checked arrays only",
     **{f"dpteach.budget.{name}": "engine internal: counts work the engine computed" for name in (
-        "amount", "check_work", "spend", "meter", "Meter", "planned", "one_budget", "held", "first_count")},
+        "amount", "check_work", "fits", "spend", "meter", "Meter", "planned", "one_budget", "held", "first_count")},
     "dpteach.budget.WorkLimitError": "an exception class raised by the engine",
     "dpteach.queries.check_exact_sums": "engine internal, called on arrays as_dataset has already checked",
     "dpteach.plotting.draw_neighbour_table": "draws what style_neighbour_table checks; needs an Axes",
