@@ -85,10 +85,8 @@ def cases(draw: st.DrawFn) -> tuple[list[float], int, int, tuple[float, ...], bo
     return universe, size, k, release, whole
 
 
-@pytest.mark.parametrize("query", QUERY_NAMES)
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(case=cases())
-def test_symmetric_matches_brute_force(query: str, case: tuple) -> None:
+def assert_matches_brute_force(query: str, case: tuple) -> None:
+    """Global and local symmetric sensitivity of ``case`` by every method equal the brute force's."""
     universe, size, k, release, whole = case
     truth_global = brute_global(query, universe, size, k)
     truth_local = brute_local(query, release, universe, k)
@@ -97,6 +95,13 @@ def test_symmetric_matches_brute_force(query: str, case: tuple) -> None:
                     truth_global, whole), method
         assert same(dpteach.local_sensitivity(release, universe, query, k=k, relation="symmetric", method=method),
                     truth_local, whole), method
+
+
+@pytest.mark.parametrize("query", QUERY_NAMES)
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(case=cases())
+def test_symmetric_matches_brute_force(query: str, case: tuple) -> None:
+    assert_matches_brute_force(query, case)
 
 
 @settings(max_examples=150, deadline=None)
@@ -127,14 +132,7 @@ def disjoint_cases(draw: st.DrawFn) -> tuple[list[float], int, int, tuple[float,
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(case=disjoint_cases())
 def test_symmetric_beyond_the_release_size_matches_brute_force(query: str, case: tuple) -> None:
-    universe, size, k, release, whole = case
-    truth_global = brute_global(query, universe, size, k)
-    truth_local = brute_local(query, release, universe, k)
-    for method in METHODS if len(universe) <= 5 else METHODS[1:]:
-        assert same(dpteach.global_sensitivity(universe, size, query, k=k, relation="symmetric", method=method),
-                    truth_global, whole), method
-        assert same(dpteach.local_sensitivity(release, universe, query, k=k, relation="symmetric", method=method),
-                    truth_local, whole), method
+    assert_matches_brute_force(query, case)
 
 
 def brute_smooth(name: str, x: tuple[float, ...], universe: list[float], beta: float) -> tuple[list[float], float]:
