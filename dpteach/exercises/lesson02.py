@@ -111,6 +111,13 @@ def mistake_reuses_global_by_hand(f: Query, universe: Sequence[float], n: int) -
                for x in itertools.combinations(small, SMALL_UNIVERSE_SIZE))
 
 
+def mistake_reuses_replace_one(f: Query, universe: Sequence[float], n: int) -> float:
+    """``max(local(f, x, replace_one(x)) for x in combinations(universe, n))``: the notebook's ``replace_one``
+    refills from the small universe ``U``, whatever ``universe`` the datasets come from."""
+    small = tuple(float(v) for v in small_universe()["absence_days"])
+    return max(_notebook_local(f, x, _notebook_replacements(x, small)) for x in itertools.combinations(universe, n))
+
+
 def mistake_add_or_remove(f: Query, universe: Sequence[float], n: int) -> float:
     """Uses add/remove neighbours (one record removed, or one added) instead of replacements."""
     def add_or_remove(x: tuple) -> list[tuple]:
@@ -196,6 +203,9 @@ register(
          Mistake(mistake_reuses_global_by_hand,
                  "`global_by_hand` loops over the small universe's `datasets` (n = 3), whatever universe and n you "
                  "ask about: enumerate the datasets of n records of `universe` yourself"),
+         Mistake(mistake_reuses_replace_one,
+                 "Step 3's `replace_one` refills from the small universe `U`; the refills must come from "
+                 "`universe`: pass it to `replacements`"),
          Mistake(mistake_add_or_remove,
                  "replace-one neighbours swap one record; adding or removing one is the add/remove relation")),
     ),
