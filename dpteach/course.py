@@ -153,11 +153,14 @@ _LINKED_NOTEBOOK = re.compile(r"\]\(((?:\d\d|A\d)_[\w-]+)\.ipynb")
 
 
 def _opening(notebook: Path) -> str:
-    """The markdown of the notebook's first cell, where a lesson states its goals, prerequisites and time."""
+    """The markdown cells before the notebook's first code cell, where a lesson states its goals, prerequisites and
+    time (the title slide, and the slide after it when the goals fill the first)."""
+    import itertools  # noqa: PLC0415
     import json  # noqa: PLC0415
 
     cells = json.loads(Path(notebook).read_text(encoding="utf-8"))["cells"]
-    return "".join(cells[0]["source"]) if cells and cells[0]["cell_type"] == "markdown" else ""
+    opening = itertools.takewhile(lambda cell: cell["cell_type"] == "markdown", cells)
+    return "\n\n".join("".join(cell["source"]) for cell in opening)
 
 
 def stated_minutes(notebook: Path) -> int | None:

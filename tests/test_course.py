@@ -89,11 +89,12 @@ def test_lessons_held_to_the_format_fit_it(lesson: Path) -> None:
     assert number == "01" or prerequisites_of(lesson), f"{lesson.name} links no earlier lesson as a prerequisite"
 
 
-def test_stated_time_and_prerequisites_are_read_from_the_first_cell(tmp_path: Path) -> None:
-    def notebook(opening: str) -> Path:
+def test_stated_time_and_prerequisites_are_read_from_the_opening_cells(tmp_path: Path) -> None:
+    def notebook(*opening: str) -> Path:
         path = tmp_path / "05_t.ipynb"
-        cells = [{"cell_type": "markdown", "metadata": {}, "source": opening},
-                 {"cell_type": "markdown", "metadata": {}, "source": "*Time*: about 99 minutes"}]
+        cells = [{"cell_type": "markdown", "metadata": {}, "source": text} for text in opening]
+        cells += [{"cell_type": "code", "metadata": {}, "source": "import dpteach", "outputs": []},
+                  {"cell_type": "markdown", "metadata": {}, "source": "*Time*: about 99 minutes"}]
         path.write_text(json.dumps({"cells": cells}))
         return path
 
@@ -106,6 +107,9 @@ def test_stated_time_and_prerequisites_are_read_from_the_first_cell(tmp_path: Pa
                     "50 minutes to present. Part 2 takes about 80 minutes more.")
     assert stated_minutes(bold) == 65 and prerequisites_of(bold) == ("A1",)
     assert presenting_minutes(bold) == 50 and optional_minutes(bold) == 80
+    split = notebook("# 05 · T\n\n1. a goal;\n2. another.", "**Prerequisites**: [lesson 02](02_b.ipynb).\n"
+                     "**Time**: about 75 minutes, 45 to present.")
+    assert stated_minutes(split) == 75 and prerequisites_of(split) == ("02",) and presenting_minutes(split) == 45
     silent = notebook("# 05 · T\n\nNo prerequisites stated, and the time only in a later cell.")
     assert stated_minutes(silent) is None and prerequisites_of(silent) == ()
     assert presenting_minutes(silent) is None and optional_minutes(silent) is None
