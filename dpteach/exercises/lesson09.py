@@ -28,7 +28,7 @@ SUM_BOUNDS, SUM_D_IN, SUM_SIZE = (-5, 2), 3, 6
 
 def sum_bounds() -> tuple[float, float]:
     """OpenDP's own answers, asked only when a check runs: building them switches on OpenDP's ``contrib`` feature,
-    and importing the exercises must not, so that the lesson can show OpenDP refusing without it. The mistakes
+    and importing the exercises must not: the lesson switches it on in the open, where a student sees it. The mistakes
     below are the formulas a student might use instead."""
     return (opendp_bound("integer sum", "add/remove", SUM_BOUNDS, 2, SUM_D_IN),
             opendp_bound("integer sum", "change-one", SUM_BOUNDS, SUM_SIZE, SUM_D_IN))
