@@ -68,6 +68,7 @@ RELATION = {"add/remove": "symmetric", "change-one": "bounded"}
 # The size limit OpenDP's ``then_sum`` uses for floats when the dataset size is unknown (2**20 records): the
 # tests check it against ``make_bounded_float_checked_sum``.
 OPENDP_SIZE_LIMIT = 2**20
+SOURCES = {"opendp": "OpenDP", "dpteach": "dpteach"}  # dpteach: the exact value plus a rounding allowance
 GRID_STEP = {"count": 1.0, "integer sum": 1.0, "float sum": 0.5, "mean": 0.5}
 
 Bounds = tuple[float, float]
@@ -171,16 +172,17 @@ def comparison_table(bounds: Bounds = (-3, 7), size: int = 4, distances: Iterabl
 
 
 def side_by_side(table: pd.DataFrame, queries: Sequence[str] = QUERIES) -> pd.DataFrame:
-    """Rows of :func:`comparison_table` for ``queries``, one row per (query, neighbours, source), a column per k."""
-    chosen = table[table["query"].isin(queries)]
-    long = chosen.melt(id_vars=["query", "neighbours", "k"], value_vars=["opendp", "dpteach"], var_name="source")
+    """Rows of :func:`comparison_table` for ``queries``, one row per (query, neighbours, source), a column per k; the
+    sources labelled as in :data:`SOURCES` (``OpenDP``, ``dpteach``)."""
+    chosen = table[table["query"].isin(queries)].rename(columns=SOURCES)
+    labels = list(SOURCES.values())
+    long = chosen.melt(id_vars=["query", "neighbours", "k"], value_vars=labels, var_name="source")
     wide = long.pivot(index=["query", "neighbours", "source"], columns="k", values="value")
-    order = [(q, nb, s) for q in queries for nb in NEIGHBOURS for s in ("opendp", "dpteach")]
+    order = [(q, nb, s) for q in queries for nb in NEIGHBOURS for s in labels]
     return wide.reindex([row for row in order if row in wide.index])
 
 
 FLOAT_QUERIES: tuple[str, ...] = ("float sum", "mean")
-SOURCES = {"opendp": "OpenDP", "dpteach": "dpteach"}  # dpteach: the exact value plus a rounding allowance
 
 
 def real_value(query: str, neighbours: str, source: str, bounds: Bounds, size: int, k: int) -> float:

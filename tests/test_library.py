@@ -225,3 +225,18 @@ def test_bad_input_names_the_parameter(call) -> None:
 def test_bounds_must_be_a_pair() -> None:
     with pytest.raises(TypeError, match="bounds"):
         lib.opendp_bound("count", "add/remove", [0, 1], SIZE, 1)
+
+
+def test_side_by_side_labels_both_sources_as_the_float_table_does() -> None:
+    wide = lib.side_by_side(lib.comparison_table(BOUNDS, SIZE, (1, 2)), ["count"])
+    assert set(wide.index.get_level_values("source")) == {"OpenDP", "dpteach"}
+    assert wide.loc[("count", "add/remove", "OpenDP"), 2] == 2
+
+
+def test_a_capped_float_sum_can_turn_an_addition_into_a_change() -> None:
+    """The lesson's truncation demo: room for 3 records, (-3, -3, -3, 7) keeps a random 3 of its 4."""
+    capped = lib.opendp_float_sum(3, BOUNDS, "Pairwise<f64>")
+    outputs = {capped([-3.0, -3.0, -3.0, 7.0]) for _ in range(200)}
+    assert outputs == {-9.0, 1.0}
+    assert capped([-3.0, -3.0, -3.0]) == -9.0
+    assert 10 < capped.map(1) < 10 + 1e-12

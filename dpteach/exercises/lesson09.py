@@ -28,7 +28,7 @@ SUM_BOUNDS, SUM_D_IN, SUM_SIZE = (-5, 2), 3, 6
 
 def sum_bounds() -> tuple[float, float]:
     """OpenDP's own answers, asked only when a check runs: building them switches on OpenDP's ``contrib`` feature,
-    and importing the exercises must not, so that the lesson can show OpenDP refusing without it. The mistakes
+    and importing the exercises must not: the lesson switches it on in the open, where a student sees it. The mistakes
     below are the formulas a student might use instead."""
     return (opendp_bound("integer sum", "add/remove", SUM_BOUNDS, 2, SUM_D_IN),
             opendp_bound("integer sum", "change-one", SUM_BOUNDS, SUM_SIZE, SUM_D_IN))
@@ -91,7 +91,6 @@ def kept_formula() -> float:
 SMALL_COUNT = 1000  # x holds this many copies of the small value; x' adds the record 1.0 in front
 SMALL_FRACTION = 1.5  # the small value, in float32 spacings at 1
 IDEAL_BOUND = 1.0   # bounds [0, 1] under add/remove: max(|L|, |U|)
-TABLE_FRACTION = 0.75  # a fraction the lesson's search table shows, whose formula count * (1 - f) a student may reuse
 SPACING = float(np.spacing(np.float32(1)))  # u = 2**-23
 
 
@@ -104,16 +103,16 @@ def tie_excess() -> float:
 
 def excess_if_each_adds(spacings: float) -> float:
     """The excess in spacings if every small record after the 1.0 added ``spacings`` u while x's sum is exact (a
-    mistaken rounding rule: 1 for rounding every tie down, 1.5 for no rounding at all)."""
+    mistaken rounding rule: 1 for rounding every tie down, which is also the lesson's round-up gap count * (1 - f)
+    misapplied at f = 1.5; 1.5 for no rounding at all)."""
     return SMALL_COUNT * (spacings - SMALL_FRACTION)
 
 
-TIE_DOWN = ("exactly halfway is a tie, and a tie goes to the even neighbour, not always down: which neighbour is an "
-            "even number of spacings above 1?")
+ROUNDED_DOWN = ("that has each record after the 1.0 add one spacing u, as a round-down would, or the lesson's gap "
+                "1 + count * u * (1 - f), which holds only for 1/2 < f < 1; 1 + 1.5u lies exactly halfway between two "
+                "floats, a tie, and a tie goes to the even neighbour: which one is an even number of spacings above 1?")
 NO_ROUNDING = "1 + 1.5u is not a float32 (floats near 1 are u apart), so every addition after the 1.0 is rounded"
 FORGOT_X = "the gap is the difference of two sums: the sum of x grows too, exactly"
-TABLE_FORMULA = ("that is how three quarters of a spacing behaves; one and a half spacings lands exactly halfway "
-                 "between two floats, a tie")
 WHOLE_GAP = "the question asks for the excess above the ideal bound 1, counted in spacings u, not for the gap itself"
 
 
@@ -140,6 +139,8 @@ register(
                  "six-record release gets neighbours of other sizes"),
          Mistake(("bounded", SIZED_D_IN),
                  "the relation is right; count how much SymmetricDistance charges for one changed record"),
+         Mistake(("bounded", SIZED_D_IN - 1),
+                 "the relation is right; one change costs 2 units of symmetric distance, a removal plus an addition"),
          Mistake(("unbounded", changes_at(SIZED_D_IN)),
                  "dpteach's unbounded relation adds or removes records, so its neighbours of a six-record release "
                  "have another size, which this domain does not hold"),
@@ -176,10 +177,9 @@ register(
     Exercise(
         "09.4", "one and a half spacings",
         (ExcessNumber(tie_excess, decimals=None),),
-        (Mistake(excess_if_each_adds(1), TIE_DOWN),
+        (Mistake(excess_if_each_adds(1), ROUNDED_DOWN),
          Mistake(excess_if_each_adds(SMALL_FRACTION), NO_ROUNDING),
          Mistake(tie_excess() + SMALL_COUNT * SMALL_FRACTION, FORGOT_X),
-         Mistake(SMALL_COUNT * (1 - TABLE_FRACTION), TABLE_FORMULA),
          Mistake(IDEAL_BOUND + tie_excess() * SPACING, WHOLE_GAP)),
     ),
 )
