@@ -43,6 +43,14 @@ def book_ptr_audit_without_delta(n_samples: int) -> audit.AuditResult:
                        seed=AUDIT_SEED)
 
 
+def resolution(n_samples: int, p: float | None = None) -> float:
+    """The audit's resolution :func:`dpteach.audit.detection_threshold` with ``n_samples`` runs per dataset at the
+    event of probability ``p``: by default the one where theory puts the case's largest violation."""
+    case = book_ptr_at_claimed_epsilon()
+    p = case.theory()[1] if p is None else p
+    return audit.detection_threshold(p, case.epsilon, case.delta, n_samples=n_samples)[2]
+
+
 # --- Exercise 2: enough chunks ---------------------------------------------------------------------------------
 
 CHUNKS_RECORDS = len(audit.CHUNKS_PAIR.x)
@@ -71,7 +79,7 @@ SORTED_CASES: tuple[tuple[int, int], ...] = (
     (10, 5),         # chunks of 2, exactly K form
     (11, 10),        # chunks of 2, only 6 form
     (32_561, 600),   # the census size of notebook 05: 593 chunks
-    (7, 7),          # one record per chunk: sorting only reorders the answers
+    (7, 7),          # one record per chunk (with K <= n, only when n = K): sorting only reorders the answers
     (100, 99),       # chunks of 2, 50 form
     (5, 4),          # chunks of 2, the last one short
     (1, 1),          # the smallest: one record, one chunk
@@ -126,17 +134,22 @@ def mistake_one_chunk_kept(n_records: int, n_chunks: int) -> float:
 
 register(
     Exercise(
-        "10.1", "ε̂ at 5,000 runs",
-        (Number(lambda: book_ptr_audit(FEW_RUNS).epsilon_lower),),
-        (Mistake(book_ptr_audit(50_000).epsilon_lower,
-                 "that is ε̂ from 50,000 runs per dataset, the table's; rerun the audit with 5,000"),
-         Mistake(2 * book_ptr_at_claimed_epsilon().epsilon,
+        "10.1", "ε̂ and the resolution at 5,000 runs",
+        (Number(lambda: book_ptr_audit(FEW_RUNS).epsilon_lower), Number(lambda: resolution(FEW_RUNS))),
+        (Mistake((book_ptr_audit(50_000).epsilon_lower, resolution(50_000)),
+                 "those are the numbers for 50,000 runs per dataset, the table's; ask for 5,000"),
+         Mistake((book_ptr_audit(FEW_RUNS).epsilon_lower, resolution(50_000)),
+                 "that resolution is for 50,000 runs per dataset: pass n_samples=5_000"),
+         Mistake((book_ptr_audit(FEW_RUNS).epsilon_lower, book_ptr_at_claimed_epsilon().theory()[0]),
+                 "that is theory's violation itself; the resolution is the third value detection_threshold "
+                 "returns, the smallest violation the audit can see there"),
+         Mistake((book_ptr_audit(FEW_RUNS).epsilon_lower, resolution(FEW_RUNS, 0.05)),
+                 "that is the resolution at p = 0.05, the sum pair's event; take theory's p on this pair"),
+         Mistake((2 * book_ptr_at_claimed_epsilon().epsilon, resolution(FEW_RUNS)),
                  "2ε is what the book's PTR spends; ε̂ is only what the runs can show, a lower bound"),
-         Mistake(book_ptr_at_claimed_epsilon().epsilon,
-                 "that is the ε the audit tests against; ε̂ is the audit's own lower bound on the loss"),
-         Mistake(book_ptr_audit(FEW_RUNS).violation,
+         Mistake((book_ptr_audit(FEW_RUNS).violation, resolution(FEW_RUNS)),
                  "that is the violation bound; ε̂ is the result's epsilon_lower"),
-         Mistake(book_ptr_audit_without_delta(FEW_RUNS).epsilon_lower,
+         Mistake((book_ptr_audit_without_delta(FEW_RUNS).epsilon_lower, resolution(FEW_RUNS)),
                  "that audit tests δ = 0, but the claim has δ = 0.01: audit with the case's δ (run() passes it)")),
     ),
     Exercise(
