@@ -465,7 +465,7 @@ def plot_privacy_loss(z: Sequence[float], densities: Mapping[str, Sequence[float
     r"""Two output densities (left) and the privacy loss :math:`\ln(p_1(z)/p_2(z))` between them (right).
 
     ``densities`` holds exactly two curves over the grid ``z``; the right panel shades the band
-    :math:`[-\varepsilon, \varepsilon]` that an :math:`\varepsilon`-DP mechanism keeps the loss in (notebook 02).
+    :math:`[-\varepsilon, \varepsilon]` that an :math:`\varepsilon`-DP mechanism keeps the loss in (lesson 01).
     """
     grid = check_data(z, "z")
     if grid.size < 2 or (np.diff(grid) <= 0).any():
@@ -487,10 +487,11 @@ def plot_privacy_loss(z: Sequence[float], densities: Mapping[str, Sequence[float
     left.legend()
     right.axhspan(-epsilon, epsilon, color="#cfe3f3", label=f"allowed band: -ε to ε (ε = {epsilon:g})")
     right.plot(grid, np.log(p / q), color="#333333", label="privacy loss")
-    right.set(xlabel="released value z", ylabel="privacy loss", ylim=(-3.4 * epsilon, 1.6 * epsilon),
+    right.set(xlabel="released value z", ylabel="privacy loss", ylim=(-1.6 * epsilon, 1.6 * epsilon),
               title=f"privacy loss ln( density {first} / density {second} )")
-    right.legend(loc="lower left")
     fig.suptitle(title)
+    # the legend sits below the panel, so the ±ε band fills the panel's height
+    right.legend(loc="upper center", bbox_to_anchor=(0.5, -0.3), ncol=2, frameon=False)
     fig.tight_layout()
     return fig
 

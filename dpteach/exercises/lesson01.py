@@ -27,6 +27,11 @@ MEAN_SPEND, BUDGET, COUNTS = (0.5, 0.25), 1.0, 4
 FAMILY, FAMILY_EPSILON = 3, 0.5
 
 
+def _from_odds(odds: float) -> float:
+    """The probability whose odds are ``odds``."""
+    return odds / (1 + odds)
+
+
 def prior_times(factor: float) -> float:
     """The probability an observer reaches when its prior odds are multiplied by ``factor``."""
     odds = factor * PRIOR / (1 - PRIOR)
@@ -58,6 +63,8 @@ register(
          Mistake((SUM_EPSILON / SUM_DELTA, PAIR_MOVE / (SUM_EPSILON / SUM_DELTA)),
                  "ε / Δ is upside down: a larger sensitivity needs more noise"),
          Mistake((SUM_DELTA, PAIR_MOVE / SUM_DELTA), "the scale is Δ / ε: a smaller ε needs more noise"),
+         Mistake((laplace_scale(SUM_DELTA, SUM_EPSILON), PAIR_MOVE / SUM_DELTA),
+                 "the loss divides the move by the scale b = Δ / ε, not by Δ"),
          Mistake((laplace_scale(SUM_DELTA, SUM_EPSILON), SUM_EPSILON),
                  "the loss reaches ε only for a pair whose sums differ by the full Δ; this pair moves the sum by "
                  "less")),
@@ -70,7 +77,9 @@ register(
          Mistake((1 + ODDS_EPSILON, prior_times(1 + ODDS_EPSILON)),
                  "1 + ε is close to e^ε only when ε is small"),
          Mistake((odds_bound(ODDS_EPSILON), PRIOR * odds_bound(ODDS_EPSILON)),
-                 "the bound multiplies the odds p / (1 − p), not the probability p")),
+                 "the bound multiplies the odds p / (1 − p), not the probability p"),
+         Mistake((odds_bound(ODDS_EPSILON), _from_odds(PRIOR * odds_bound(ODDS_EPSILON))),
+                 "0.1 is a probability, not odds: its odds are 0.1 / 0.9")),
     ),
     Exercise(
         "01.4", "the cost of a mean, and a budget split four ways",
