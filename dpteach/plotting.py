@@ -183,10 +183,14 @@ QUERY_LOOKS: dict[str, dict[str, object]] = {
     "sum": {"color": "#ff7f0e", "marker": "D", "linestyle": "-"},
     "std": {"color": "#9467bd", "marker": "^", "linestyle": "--"},
     "var": {"color": "#8c564b", "marker": "v", "linestyle": "--"},
-    "percentile_25": {"color": "#e377c2", "marker": "<", "linestyle": ":"},
+    # The three other percentiles differ by dash pattern and a large marker as well as by colour, so they can be
+    # told apart from the back of a room where their colours blur together.
+    "percentile_25": {"color": "#e377c2", "marker": "<", "linestyle": "-.", "linewidth": 2.4, "markersize": 10},
     "percentile_50": {"color": "#000000", "marker": "x", "linestyle": "--", "linewidth": 1.2},
-    "percentile_75": {"color": "#17becf", "marker": ">", "linestyle": ":"},
-    "percentile_90": {"color": "#bcbd22", "marker": "P", "linestyle": ":"},
+    "percentile_75": {"color": "#17becf", "marker": ">", "linestyle": (0, (6, 2)), "linewidth": 2.4,
+                      "markersize": 10},
+    "percentile_90": {"color": "#bcbd22", "marker": "P", "linestyle": (0, (1, 1.5)), "linewidth": 2.8,
+                      "markersize": 10},
 }
 
 

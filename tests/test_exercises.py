@@ -20,7 +20,7 @@ import pytest
 
 from dpteach.course import course_notebooks
 from dpteach.exercises import EXERCISES, judge
-from dpteach.exercises.core import Exercise, Function, Mistake, Number, say
+from dpteach.exercises.core import MESSAGES, Exercise, Function, Mistake, Number, say
 from dpteach.exercises.notebooks import check_cells, is_solution, kernel, student_version
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -284,3 +284,10 @@ def test_a_choice_copied_with_its_brackets_is_read_as_the_letter(typed: str) -> 
 @pytest.mark.parametrize("typed", ["(e)", "()", "bb", "b or c"])
 def test_a_choice_that_names_no_option_stays_invalid(typed: str) -> None:
     assert judge("02.4", typed).status == "invalid"
+
+
+def test_lesson_02_3_placeholder_reads_as_no_answer_yet() -> None:
+    placeholder = judge("02.3", lambda f, universe, n: None)
+    assert placeholder.status == "unanswered" and placeholder.message == MESSAGES["unanswered"]["en"]
+    partly = judge("02.3", lambda f, universe, n: None if n == 6 else 1.0)  # None on some inputs only
+    assert partly.status in {"invalid", "not yet"} and partly.status != "unanswered"

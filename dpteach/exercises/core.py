@@ -101,6 +101,11 @@ class Failed:
 
     error: str | None
     message: str
+    returned_none: bool = False
+
+
+class Unanswered(Invalid):
+    """A function that still returns ``None`` everywhere: the placeholder of an exercise not yet attempted."""
 
 
 class Raised(Invalid):
@@ -237,6 +242,9 @@ class Function(Part):
     reference: Callable[..., float]
     rtol: float = 1e-9
     show: Callable[[tuple], str] = repr
+    # A function returning None on every case is the notebook's placeholder (`return None`): say "no answer yet"
+    # rather than "cannot be checked". Off by default, so the stored outputs of the other lessons stay the same.
+    none_is_unanswered: bool = False
 
     def outcomes(self, answer: Callable[..., object], language: Language) -> tuple[float | Failed, ...]:
         """The function's outcome on every case: a number, or a :class:`Failed` when it raised or returned
@@ -253,13 +261,15 @@ class Function(Part):
                 outcomes.append(read_number(output, language))
             except Invalid:
                 outcomes.append(Failed(None, say(MESSAGES["returned"], language, case=self.show(case),
-                                                 got=describe(output))))
+                                                 got=describe(output)), returned_none=output is None))
         return tuple(outcomes)
 
     def read(self, answer: object, language: Language) -> tuple[float, ...]:
         if not callable(answer):
             raise Invalid(say(MESSAGES["callable"], language, got=describe(answer)))
         outcomes = self.outcomes(answer, language)
+        if self.none_is_unanswered and all(isinstance(o, Failed) and o.returned_none for o in outcomes):
+            raise Unanswered(say(MESSAGES["unanswered"], language))
         failed = next((o for o in outcomes if isinstance(o, Failed)), None)
         if failed is None:
             return outcomes  # type: ignore[return-value]
@@ -369,6 +379,8 @@ class Exercise:
         try:
             mine = self.read(answer, language)
         except Invalid as reason:
+            if isinstance(reason, Unanswered):
+                return Verdict(self.key, "unanswered", str(reason))
             hint = self.recognise_raised(answer, reason, language) if isinstance(reason, Raised) else None
             if hint is not None:
                 return Verdict(self.key, "not yet", "\n".join([say(MESSAGES["not yet"], language), hint, str(reason)]))
