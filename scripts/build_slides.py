@@ -14,6 +14,7 @@ A deck that still names an outside script, style sheet or font fails the build.
 from __future__ import annotations
 
 import argparse
+import base64
 import html
 import json
 import re
@@ -146,6 +147,23 @@ def outside_loads(page: str) -> list[str]:
     return [page[max(m.start() - 20, 0):m.end() + 60] for m in OUTSIDE_LOAD.finditer(page)]
 
 
+MARKDOWN_IMAGE = re.compile(r'<img([^>]*?) src="(?!data:|https?:)([^"]+)"')
+
+
+def embed_markdown_images(page: str, notebook_dir: Path) -> str:
+    """Inline, as data URLs, the figures a notebook's markdown shows from the repository (``../images/…``), so the
+    deck shows them wherever it is opened; a missing file stops the build rather than leaving a broken image."""
+
+    def inline(match: re.Match[str]) -> str:
+        path = (notebook_dir / html.unescape(match.group(2))).resolve()
+        if path.suffix != ".png" or not path.is_file():
+            sys.exit(f"the deck shows an image that is not a PNG file of the repository: {match.group(2)}")
+        data = base64.b64encode(path.read_bytes()).decode("ascii")
+        return f'<img{match.group(1)} src="data:image/png;base64,{data}"'
+
+    return MARKDOWN_IMAGE.sub(inline, page)
+
+
 def _cjk_webfont():
     import importlib.util
 
@@ -178,7 +196,7 @@ def build_deck(notebook: Path, out: Path, slides: SlidesExporter, *, run: bool) 
     bad = outside_loads(body)
     if bad:
         sys.exit(f"{notebook.name}: the deck would load from another host:\n  " + "\n  ".join(bad))
-    body = embed_cjk_font(body)
+    body = embed_cjk_font(embed_markdown_images(body, notebook.parent))
     deck = out / f"{notebook.stem}.slides.html"
     deck.write_text(body, encoding="utf-8")
     return deck
