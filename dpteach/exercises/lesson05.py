@@ -158,8 +158,8 @@ register(
          Mistake((threshold_truth()[0], math.floor(threshold_truth()[0])),
                  {"en": "the threshold is right; Laplace noise is symmetric around 0, so data at D = t pass exactly "
                         "half the time, and data below t less often",
-                  "zh": "阈值对了；拉普拉斯噪声关于 0 对称，所以 D = t 的数据恰好有一半的时候通过，"
-                        "D 小于 t 时通过得更少"}),
+                  "zh": "阈值对了；拉普拉斯噪声关于 0 对称，所以 D = t 的数据恰好以一半的概率通过，"
+                        "D 小于 t 时概率更小"}),
          Mistake(threshold_answer(ptr.ptr_threshold(TEST_EPSILON, 1 / LESSON_SIZE**2)),
                  {"en": "δ = 1/n² uses the private size n = 32,561; this lesson's δ comes from UCI's published size N",
                   "zh": "δ = 1/n² 用的是私有的数据量 n = 32,561；本课的 δ 来自 UCI 公布的记录数 N"})),
