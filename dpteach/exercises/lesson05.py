@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import math
+
 from dpteach import ptr
-from dpteach.exercises.core import Exercise, Function, Mistake, Number, register
+from dpteach.exercises.core import Exercise, Mistake, Number, register
 
 UPPER = 100                          # the lesson's cap on ages
 
@@ -68,54 +70,21 @@ def mean_ls(data: tuple[int, ...]) -> float:
     return value
 
 
-# --- Exercise 4: distance_mean(n, lower, upper, b) ----------------------------------------------------------------
+# --- Exercise 4: the corrected test's threshold, and how far data must be to pass half the time --------------------
 
-DISTANCE_CASES: tuple[tuple[int, float, float, float], ...] = (
-    (1000, 20, 80, 0.1),      # l > 0: 60/(1000 - k) > 0.1 first at k = 401
-    (32_561, 0, 100, 0.005),  # the lesson's mean
-    (100, 0, 10, 0.5),        # a tie at k = 80: (u - l)/(n - k) = b exactly, not yet above
-    (50, 10, 60, 2.5),        # a tie with l > 0
-    (7, 0, 100, 200),         # b above u - l: never unstable, return n
-    (5, 0, 100, 1),           # unstable at once: 0
-    (32_561, 0, 100, 0.0051), # u/b not whole: the chapter's >= no longer cancels its extra step
-)
+PUBLIC_SIZE = 48_842                 # UCI's published size of the whole Adult data set
+PUBLIC_DELTA = 1 / PUBLIC_SIZE**2    # the lesson's delta, from that public bound
+TEST_EPSILON = 0.5                   # the test's budget in the exercise
 
 
-def distance_truth(n: int, lower: float, upper: float, b: float) -> float:
-    return ptr.distance_to_instability(lambda k: ptr.mean_ls_at_distance(n, k, lower, upper), b, n)
+def threshold_answer(threshold: float) -> tuple[float, int]:
+    """The threshold and the smallest whole distance D with Pr[D + Lap(1/eps_t) >= threshold] >= 1/2, that is
+    D >= threshold (Laplace noise has median 0)."""
+    return threshold, math.ceil(threshold)
 
 
-def _first_above(n: int, bound_at: object, b: float, strict: bool = True) -> int:
-    for k in range(n + 1):
-        a = bound_at(k)  # type: ignore[operator]
-        if a > b or (not strict and a >= b):
-            return k
-    return n
-
-
-def mistake_chapter_distance(n: int, lower: float, upper: float, b: float) -> float:
-    """The chapter's bound u/(n - k + 1): additions only, l ignored, one step too far."""
-    return _first_above(n, lambda k: upper / (n - k + 1), b)
-
-
-def mistake_chapter_loop(n: int, lower: float, upper: float, b: float) -> float:
-    """The chapter's loop as written: u/(n - k + 1) >= b (its >= cancels the extra step only when u/b is whole)."""
-    return _first_above(n, lambda k: upper / (n - k + 1), b, strict=False)
-
-
-def mistake_at_least(n: int, lower: float, upper: float, b: float) -> float:
-    """A(k) >= b instead of A(k) > b: at a tie the local sensitivity is still within b."""
-    return _first_above(n, lambda k: (upper - lower) / max(n - k, 1), b, strict=False)
-
-
-def mistake_ignore_lower(n: int, lower: float, upper: float, b: float) -> float:
-    """u/(n - k) instead of (u - l)/(n - k): the width of the range is u - l."""
-    return _first_above(n, lambda k: upper / max(n - k, 1), b)
-
-
-def show_distance_case(case: tuple) -> str:
-    n, lower, upper, b = case
-    return f"distance_mean(n={n}, lower={lower}, upper={upper}, b={b})"
+def threshold_truth() -> tuple[float, int]:
+    return threshold_answer(ptr.ptr_threshold(TEST_EPSILON, PUBLIC_DELTA))
 
 
 register(
@@ -174,23 +143,25 @@ register(
                   "zh": "删除之后均值是 n − 1 条记录的均值：|x̄ − x_i|/(n − 1)，而不是除以 n"})),
     ),
     Exercise(
-        "05.4", "the distance to instability of the mean",
-        (Function(lambda: DISTANCE_CASES, distance_truth, show=show_distance_case),),
-        (Mistake(mistake_chapter_distance,
-                 {"en": "that is the chapter's u/(n − k + 1): it counts additions only and ignores l, so its "
-                        "distance comes one step too late",
-                  "zh": "那是书中的 u/(n − k + 1)：它只算添加记录、又忽略了 l，所以得到的距离晚了一步"}),
-         Mistake(mistake_chapter_loop,
-                 {"en": "that is the chapter's loop as written, u/(n − k + 1) >= b: its >= cancels the extra step "
-                        "only when u/b is whole, and it ignores l",
-                  "zh": "那是书中原样的循环 u/(n − k + 1) >= b：只有 u/b 为整数时，它的 >= 才碰巧抵消多出的一步，"
-                        "而且它忽略了 l"}),
-         Mistake(mistake_at_least,
-                 {"en": "D asks for A^(k) > b, strictly: where A^(k) = b exactly the local sensitivity is still "
-                        "within b",
-                  "zh": "D 要求 A^(k) > b（严格大于）：在 A^(k) = b 恰好成立时，局部敏感度仍不超过 b"}),
-         Mistake(mistake_ignore_lower,
-                 {"en": "the width of the range is u − l, not u: a lower end above 0 matters",
-                  "zh": "范围的宽度是 u − l，而不是 u：下限大于 0 时这一点很重要"})),
+        "05.4", "the test's threshold",
+        (Number(lambda: threshold_truth()[0]), Number(lambda: threshold_truth()[1])),
+        (Mistake(threshold_answer(ptr.book_threshold(TEST_EPSILON, PUBLIC_DELTA)),
+                 {"en": "that is the chapter's threshold ln(2/δ)/(2ε): too low, it lets data at distance 0 pass "
+                        "far more often than δ",
+                  "zh": "那是书中的阈值 ln(2/δ)/(2ε)：它太低，距离为 0 的数据通过的概率远大于 δ"}),
+         Mistake(threshold_answer(math.log(1 / PUBLIC_DELTA) / TEST_EPSILON),
+                 {"en": "Pr[Lap(1/ε) ≥ t] is ½·e^(−εt), not e^(−εt): the ½ belongs inside the logarithm",
+                  "zh": "Pr[Lap(1/ε) ≥ t] 等于 ½·e^(−εt)，而不是 e^(−εt)：这个 ½ 要放进对数里"}),
+         Mistake(threshold_answer(ptr.ptr_threshold(1.0, PUBLIC_DELTA)),
+                 {"en": "the test's noise is Lap(1/ε_t) with ε_t = 0.5: divide by ε_t",
+                  "zh": "测试的噪声是 Lap(1/ε_t)，其中 ε_t = 0.5：要除以 ε_t"}),
+         Mistake((threshold_truth()[0], math.floor(threshold_truth()[0])),
+                 {"en": "the threshold is right; Laplace noise is symmetric around 0, so data at D = t pass exactly "
+                        "half the time, and data below t less often",
+                  "zh": "阈值对了；拉普拉斯噪声关于 0 对称，所以 D = t 的数据恰好以一半的概率通过，"
+                        "D 小于 t 时概率更小"}),
+         Mistake(threshold_answer(ptr.ptr_threshold(TEST_EPSILON, 1 / LESSON_SIZE**2)),
+                 {"en": "δ = 1/n² uses the private size n = 32,561; this lesson's δ comes from UCI's published size N",
+                  "zh": "δ = 1/n² 用的是私有的数据量 n = 32,561；本课的 δ 来自 UCI 公布的记录数 N"})),
     ),
 )
