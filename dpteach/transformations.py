@@ -629,7 +629,10 @@ def dpteach_factor(case: Mapping[str, Any]) -> float:
 
 
 def crosscheck_table(path: str | Path = CROSSCHECK_FILE) -> pd.DataFrame:
-    """Tumult's factors (from ``make tumult-check``) next to this module's, one row per case (notebook 08)."""
+    """Tumult's factors (from ``make tumult-check``) next to this module's, one row per case (notebook 08).
+
+    ``tumult_noise_parameter`` is the noise Tumult chose: the geometric scale under pure ε-DP, the variance of the
+    discrete Gaussian under ρ-zCDP."""
     if not isinstance(path, str | Path):
         raise TypeError(f"path must be a str or a Path, got {type(path).__name__}")
     cases = json.loads(Path(path).read_text())["cases"]
@@ -640,6 +643,7 @@ def crosscheck_table(path: str | Path = CROSSCHECK_FILE) -> pd.DataFrame:
             "params": ", ".join(f"{k}={v}" for k, v in case["params"].items()),
             "tumult_mechanism": case["noise_mechanism"],
             "tumult_factor": case["factor"],
+            "tumult_noise_parameter": case["noise_parameter"],
             "dpteach_factor": round(dpteach_factor(case), 9),
         }
         for case in cases

@@ -209,7 +209,7 @@ register(
                  "two users, but the one who loses their users row has a single purchase: a removal takes as "
                  "many joined rows as the other side keeps for that user, up to b"),
          Mistake(_tables([1, 1], [1, 1, 1]),
-                 "every row here beyond the bounds is truncated away, so removing one is absorbed by the next: "
-                 "those rows never move the count")),
+                 "every row here beyond the bounds is truncated away, so removing one is absorbed by the next; "
+                 "only a brand-new user moves the count, by 1")),
     ),
 )
