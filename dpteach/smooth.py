@@ -3,8 +3,8 @@ r"""Smooth sensitivity (Nissim, Raskhodnikova and Smith, STOC 2007): generic, an
 The :math:`\beta`-smooth sensitivity is :math:`S = \max_{k \ge 0} e^{-\beta k} A(k)`, where
 :math:`A(k)` is the largest local sensitivity within distance :math:`k` of the data. Its noise is either
 Laplace, for :math:`(\varepsilon, \delta)`-DP, or the heavy-tailed density
-:math:`h(z) \propto 1/(1 + |z|^\gamma)`, for pure :math:`\varepsilon`-DP. Notebook 05 (formulas, the median
-in :math:`O(n \log n)`); notebook 04 (:func:`smooth_sensitivity`: any query on a small universe, by enumeration).
+:math:`h(z) \propto 1/(1 + |z|^\gamma)`, for pure :math:`\varepsilon`-DP. Lesson 06 (formulas, the median
+in :math:`O(n \log n)`); lesson 04 (:func:`smooth_sensitivity`: any query on a small universe, by enumeration).
 """
 
 from __future__ import annotations
@@ -68,8 +68,9 @@ class SmoothRelease:
 
 def laplace_beta(epsilon: float, delta: float) -> float:
     r""":math:`\beta = \varepsilon / (2 \ln(2/\delta))`, the smoothing for which Laplace noise of scale
-    :math:`2S/\varepsilon` gives :math:`(\varepsilon, \delta)`-DP (NRS 2007, Section 2: Laplace noise is
-    admissible with :math:`\alpha = \varepsilon/2` and this :math:`\beta`). Derived in lesson 04.
+    :math:`2S/\varepsilon` gives :math:`(\varepsilon, \delta)`-DP, by the sliding and dilation argument of
+    NRS 2007 (Nissim, Raskhodnikova and Smith, "Smooth sensitivity and sampling in private data analysis",
+    STOC 2007), with :math:`\alpha = \varepsilon/2`. Derived in lesson 04.
 
     The derivation. Between neighbours the noise *slides* by at most :math:`\alpha` of its units, which costs
     Laplace at most :math:`\alpha = \varepsilon/2` with no :math:`\delta`, and *dilates* by :math:`e^{\lambda}`,
@@ -100,7 +101,7 @@ def laplace_beta(epsilon: float, delta: float) -> float:
 def smoothed_local_sensitivity(ls_at_distance: ArrayLike, beta: float) -> np.ndarray:
     r"""The curve :math:`e^{-\beta k} A(k)` for :math:`k = 0, 1, \dots` given :math:`A(0), A(1), \dots`.
 
-    Notebook 05.
+    Lesson 06.
     """
     beta = check_positive("beta", beta)
     values = check_data(ls_at_distance, "ls_at_distance")
@@ -113,7 +114,7 @@ def smooth_sensitivity_of_curve(ls_at_distance: ArrayLike, beta: float) -> float
     r""":math:`S = \max_k e^{-\beta k} A(k)` over the distances given (:math:`k = 0, 1, \dots`).
 
     Only a true :math:`\beta`-smooth bound if the maximum over *all* :math:`k` lies among them
-    (:func:`smooth_sensitivity` computes the curve itself, over every distance). Notebook 05.
+    (:func:`smooth_sensitivity` computes the curve itself, over every distance). Lesson 06.
     """
     return float(smoothed_local_sensitivity(ls_at_distance, beta).max())
 
@@ -211,7 +212,7 @@ def smooth_median_release(
     :math:`\beta = \varepsilon / (2\ln(2/\delta))`.
 
     Guarantee: over the reals, :math:`(\varepsilon, \delta)`-DP under replace-one neighbours (datasets of
-    the same public size :math:`n`), by NRS 2007, Section 2, with Laplace noise (:math:`\alpha =
+    the same public size :math:`n`), by NRS 2007's argument (derived in lesson 04), with Laplace noise (:math:`\alpha =
     \varepsilon/2`). The noise is drawn by :func:`dpteach.mechanisms.laplace_mech`, numpy's floating-point
     sampler, which carries no guarantee in floating point (Mironov 2012). The snapping mechanism that
     :mod:`dpteach.ptr` and :mod:`dpteach.saa` release with does not transfer: it rounds to a power-of-two grid
@@ -251,8 +252,9 @@ def _check_gamma(gamma: float) -> float:
 
 def heavy_tail_beta(epsilon: float, gamma: float = 4.0) -> float:
     r""":math:`\beta = \varepsilon / (2(\gamma + 1))`, the smoothing at which the heavy-tailed noise of
-    :func:`heavy_tail_scale` gives pure :math:`\varepsilon`-DP (NRS 2007, Lemma 2.7; proof in
-    :func:`smooth_median_release_pure`). With :math:`\gamma = 4`: :math:`\beta = \varepsilon/10`. Lessons 04 and 05.
+    :func:`heavy_tail_scale` gives pure :math:`\varepsilon`-DP, with the constants that give the stretch
+    exactly :math:`\varepsilon/2` (proof in :func:`smooth_median_release_pure`). With :math:`\gamma = 4`:
+    :math:`\beta = \varepsilon/10`. Lessons 04 and 06.
     """
     return check_epsilon(epsilon) / (2 * (_check_gamma(gamma) + 1))
 
@@ -260,7 +262,7 @@ def heavy_tail_beta(epsilon: float, gamma: float = 4.0) -> float:
 def heavy_tail_scale(smooth_sensitivity: float, epsilon: float, gamma: float = 4.0) -> float:
     r"""The noise multiplier :math:`S/\alpha = 2(\gamma + 1) S / \varepsilon` for the density
     :math:`h(z) \propto 1/(1 + |z|^\gamma)` (:math:`\alpha = \beta = \varepsilon/(2(\gamma+1))`): release
-    :math:`f(x) + (2(\gamma+1) S/\varepsilon)\, Z`. With :math:`\gamma = 4`: :math:`10 S/\varepsilon`. Notebook 05.
+    :math:`f(x) + (2(\gamma+1) S/\varepsilon)\, Z`. With :math:`\gamma = 4`: :math:`10 S/\varepsilon`. Lesson 06.
     """
     value = check_real("smooth_sensitivity", smooth_sensitivity, "a finite number >= 0")
     if not math.isfinite(value) or value < 0:
@@ -273,7 +275,7 @@ def heavy_tail_density(z: ArrayLike, gamma: float = 4.0) -> np.ndarray:
 
     The constant: :math:`\int_0^\infty dz/(1 + z^\gamma) = (\pi/\gamma)/\sin(\pi/\gamma)`, and the density
     is symmetric. :math:`\gamma = 2` is the Cauchy density. Its variance is finite only for
-    :math:`\gamma > 3`. Notebook 05.
+    :math:`\gamma > 3`. Lesson 06.
     """
     gamma = _check_gamma(gamma)
     values = check_data(z, "z")
@@ -286,7 +288,7 @@ def heavy_tail_std(gamma: float = 4.0) -> float:
 
     Proof: :math:`\int_0^\infty z^{s-1}/(1 + z^\gamma)\, dz = (\pi/\gamma)/\sin(\pi s/\gamma)` for
     :math:`0 < s < \gamma`; the mean is 0 by symmetry, and :math:`E[Z^2]` is the ratio of this integral at
-    :math:`s = 3` to the one at :math:`s = 1` (the normaliser). Notebook 04 (noise cost against Laplace's).
+    :math:`s = 3` to the one at :math:`s = 1` (the normaliser). Lesson 04 (noise cost against Laplace's).
     """
     gamma = _check_gamma(gamma)
     if gamma <= 3:
@@ -303,7 +305,7 @@ def heavy_tail_largest_draw(gamma: float = 4.0) -> float:
     r"""The largest magnitude :func:`heavy_tail_noise` can return: its tail draw is :math:`U^{-1/(\gamma - 1)}`
     with :math:`U = 1 - ` ``rng.random()`` :math:`\ge 2^{-53}`, so at most :math:`2^{53/(\gamma - 1)}` (widened by
     a relative :math:`10^{-12}` for the rounding of ``**``); the body draws are at most 1. Requires
-    :math:`\gamma >` :data:`SAMPLED_GAMMA_ABOVE`. Notebook 05.
+    :math:`\gamma >` :data:`SAMPLED_GAMMA_ABOVE`. Lesson 06.
     """
     gamma = _check_sampled_gamma(gamma)
     return 2.0 ** (53 / (gamma - 1)) * (1 + 1e-12)
@@ -327,7 +329,7 @@ def heavy_tail_noise(rng: np.random.Generator, gamma: float = 4.0, size: int | N
     half of the proposals. Floating-point, like :func:`dpteach.mechanisms.laplace_mech`. Every draw is finite, at
     most :func:`heavy_tail_largest_draw` in magnitude: ``gamma`` must exceed :data:`SAMPLED_GAMMA_ABOVE`
     (``ValueError`` otherwise; the density itself has a tail beyond the doubles for :math:`\gamma` near 1, e.g.
-    mass 0.0009 at :math:`\gamma = 1.01`, which no finite sampler reproduces). Notebook 05.
+    mass 0.0009 at :math:`\gamma = 1.01`, which no finite sampler reproduces). Lesson 06.
     """
     gamma = _check_sampled_gamma(gamma)
     rng = check_rng(rng)
@@ -359,7 +361,8 @@ def smooth_median_release_pure(
     :math:`\delta < 2e^{-(\gamma+1)}`, about 0.013 for :math:`\gamma = 4`, and the smaller one above).
 
     Guarantee: over the reals, pure :math:`\varepsilon`-DP under replace-one neighbours (same public size
-    :math:`n`) (NRS 2007, Lemma 2.7 with :math:`\alpha = \beta = \varepsilon/(2(\gamma+1))`). Proof: for
+    :math:`n`) (NRS 2007's argument with :math:`\alpha = \beta = \varepsilon/(2(\gamma+1))`, the constants that
+    give the stretch exactly :math:`\varepsilon/2`). Proof: for
     neighbours, :math:`|f(x) - f(x')| \le S(x)` and :math:`S(x') = e^{\lambda} S(x)` with :math:`|\lambda| \le
     \beta`; the log-ratio of the two output densities at any :math:`y` is a slide of :math:`z` by at most
     :math:`\alpha`, costing :math:`\le \gamma\alpha` because :math:`|\tfrac{d}{dz}\ln(1 + |z|^\gamma)| \le \gamma`,
@@ -633,7 +636,7 @@ def local_sensitivity_at_distance(
     method: str = "fast",
 ) -> float:
     r""":math:`A^{(k)}(x) = \max \{ LS(y) : y \subseteq U,\ d(x, y) \le k \}`: the largest local sensitivity (at
-    distance 1) of any dataset drawn from ``universe`` within distance ``k`` of ``release``. Notebook 04.
+    distance 1) of any dataset drawn from ``universe`` within distance ``k`` of ``release``. Lesson 04.
 
     :math:`k = 0` gives :math:`LS(x)`. ``relation`` is ``"bounded"`` (datasets of the release's size,
     :math:`d` = records replaced) or ``"symmetric"`` (non-empty datasets of any size, :math:`d = |x \triangle y|`,
@@ -663,7 +666,7 @@ def local_sensitivity_by_distance(
     release: ArrayLike, universe: ArrayLike, query: Query, *, relation: str = "bounded", method: str = "fast",
 ) -> np.ndarray:
     r"""The whole curve :math:`A^{(0)}(x), A^{(1)}(x), \dots` up to the largest distance the universe allows
-    (:func:`local_sensitivity_at_distance` for every ``k``, in one pass over the shells). Notebook 04."""
+    (:func:`local_sensitivity_at_distance` for every ``k``, in one pass over the shells). Lesson 04."""
     _check_method(method)
     ball = _ball(release, universe, query, relation)
     if method == "naive":
@@ -678,7 +681,7 @@ def smooth_sensitivity(
 ) -> float:
     r"""The exact :math:`\beta`-smooth sensitivity :math:`S^*(x) = \max_{k \ge 0} e^{-\beta k} A^{(k)}(x)` of
     ``release`` among the datasets ``universe`` can form, :math:`k` over every distance the universe allows
-    (NRS 2007, Definition 2.2 and Proposition 3.1). Notebook 04.
+    (NRS 2007, Definition 2.2 and Proposition 3.1). Lesson 04.
 
     It is :math:`\beta`-smooth: for neighbours :math:`x, x'`, the ball of radius :math:`k` around :math:`x` lies
     in the ball of radius :math:`k + 1` around :math:`x'`, so :math:`A^{(k)}(x) \le A^{(k+1)}(x')` and

@@ -219,10 +219,10 @@ register(
          Mistake(2 * pure_s_star() / PURE_EPSILON,
                  "that is Laplace's scale 2S*/ε; the heavy-tailed Z is multiplied by 2(γ + 1)S*/ε"),
          Mistake(smooth.heavy_tail_scale(curve(X)[0], PURE_EPSILON),
-                 "that scales LS(x), not S*(x): the noise of notebook 03's leak"),
+                 "that scales LS(x), not S*(x): the noise of lesson 03's leak"),
          Mistake(8 * pure_s_star() / PURE_EPSILON,
-                 "valid, but not NRS's constants: that multiplier takes α = ε/8 (still within ε/2 for the slide); "
-                 "the question fixes α = β = ε/10")),
+                 "valid, but not the lesson's constants: that multiplier takes α = ε/8 (still within ε/2 for the "
+                 "slide); the question fixes α = β = ε/10")),
     ),
     Exercise(
         "04.4", "smooth sensitivity from scratch under add/remove",
@@ -241,7 +241,7 @@ register(
                  "neighbours_sym adds values the data already holds: the universe holds each value once")),
     ),
     Exercise(
-        "04.5", "NRS's β and the edge of the stretch for a smaller δ",
+        "04.5", "the Laplace β and the edge of the stretch for a smaller δ",
         (Number(lambda: smooth.laplace_beta(1.0, SMALL_DELTA), decimals=4),
          Number(lambda: stretch_edge(smooth.laplace_beta(1.0, SMALL_DELTA)))),
         (Mistake(beta_and_edge(1 / (2 * math.log(1 / SMALL_DELTA))),
