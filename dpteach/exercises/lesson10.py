@@ -134,23 +134,27 @@ def mistake_one_chunk_kept(n_records: int, n_chunks: int) -> float:
 
 register(
     Exercise(
-        "10.1", "ε̂ and the resolution at 5,000 runs",
-        (Number(lambda: book_ptr_audit(FEW_RUNS).epsilon_lower), Number(lambda: resolution(FEW_RUNS))),
-        (Mistake((book_ptr_audit(50_000).epsilon_lower, resolution(50_000)),
+        "10.1", "ε̂, the resolution and the verdict at 5,000 runs",
+        (Number(lambda: book_ptr_audit(FEW_RUNS).epsilon_lower), Number(lambda: resolution(FEW_RUNS)),
+         Choice(("yes", "no"), "no")),
+        (Mistake((book_ptr_audit(50_000).epsilon_lower, resolution(50_000), "no"),
                  "those are the numbers for 50,000 runs per dataset, the table's; ask for 5,000"),
-         Mistake((book_ptr_audit(FEW_RUNS).epsilon_lower, resolution(50_000)),
+         Mistake((book_ptr_audit(FEW_RUNS).epsilon_lower, resolution(50_000), "no"),
                  "that resolution is for 50,000 runs per dataset: pass n_samples=5_000"),
-         Mistake((book_ptr_audit(FEW_RUNS).epsilon_lower, book_ptr_at_claimed_epsilon().theory()[0]),
+         Mistake((book_ptr_audit(FEW_RUNS).epsilon_lower, book_ptr_at_claimed_epsilon().theory()[0], "no"),
                  "that is theory's violation itself; the resolution is the third value detection_threshold "
                  "returns, the smallest violation the audit can see there"),
-         Mistake((book_ptr_audit(FEW_RUNS).epsilon_lower, resolution(FEW_RUNS, 0.05)),
+         Mistake((book_ptr_audit(FEW_RUNS).epsilon_lower, resolution(FEW_RUNS, 0.05), "no"),
                  "that is the resolution at p = 0.05, the sum pair's event; take theory's p on this pair"),
-         Mistake((2 * book_ptr_at_claimed_epsilon().epsilon, resolution(FEW_RUNS)),
+         Mistake((2 * book_ptr_at_claimed_epsilon().epsilon, resolution(FEW_RUNS), "no"),
                  "2ε is what the book's PTR spends; ε̂ is only what the runs can show, a lower bound"),
-         Mistake((book_ptr_audit(FEW_RUNS).violation, resolution(FEW_RUNS)),
+         Mistake((book_ptr_audit(FEW_RUNS).violation, resolution(FEW_RUNS), "no"),
                  "that is the violation bound; ε̂ is the result's epsilon_lower"),
-         Mistake((book_ptr_audit_without_delta(FEW_RUNS).epsilon_lower, resolution(FEW_RUNS)),
-                 "that audit tests δ = 0, but the claim has δ = 0.01: audit with the case's δ (run() passes it)")),
+         Mistake((book_ptr_audit_without_delta(FEW_RUNS).epsilon_lower, resolution(FEW_RUNS), "no"),
+                 "that audit tests δ = 0, but the claim has δ = 0.01: audit with the case's δ (run() passes it)"),
+         Mistake((book_ptr_audit(FEW_RUNS).epsilon_lower, resolution(FEW_RUNS), "yes"),
+                 "the numbers are right, but the audit passes at 5,000 runs: theory's violation is below the "
+                 "resolution, so it stays unseen")),
     ),
     Exercise(
         "10.2", "enough chunks",
@@ -168,7 +172,7 @@ register(
                  "that audits noise for the chunks formed (noise_for=\"chunks\", the corrected variant); the "
                  "book's variant scales its noise for K (noise_for=\"K\")"),
          Mistake((chunks_audit(6), chunks_audit(10), book_loss(10)),
-                 "those are the numbers for K = 10, the table's; the exercise asks about K = 8")),
+                 "those are the numbers for K = 10, the figure's; the exercise asks about K = 8")),
     ),
     Exercise(
         "10.3", "sorted_loss from scratch",
