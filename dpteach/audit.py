@@ -523,15 +523,18 @@ def planted_leak_catches(
     0.025 every time: the threshold of :func:`detection_threshold` (0.017 at ``tail`` = 0.05) is where detection
     begins, not where it becomes sure. Notebook 10.
     """
-    seeds = [check_int("seed", seed, 0) for seed in seeds]
+    seeds = [check_int("seeds", seed, 0) for seed in seeds]
     if not seeds:
         raise ValueError("seeds must hold at least one seed")
-    caught = {}
+    planted_leak_batch(0.0, tail)  # checks tail
+    samplers = {}
     for size in violations:
-        sampler = planted_leak_batch(size, tail)
-        caught[float(size)] = sum(not audit(sampler, SUM_PAIR.x, SUM_PAIR.x_prime, 1.0, seed=seed).passed
-                                  for seed in seeds)
-    return caught
+        try:
+            samplers[float(size)] = planted_leak_batch(size, tail)
+        except (TypeError, ValueError) as error:  # name the parameter the caller passed
+            raise type(error)(f"violations: {error}") from None
+    return {size: sum(not audit(sampler, SUM_PAIR.x, SUM_PAIR.x_prime, 1.0, seed=seed).passed for seed in seeds)
+            for size, sampler in samplers.items()}
 
 
 def _clipped_sum(data: np.ndarray) -> float:
