@@ -14,19 +14,21 @@ from dpteach.exercises.core import Exercise, Function, Mistake, Number, register
 
 LOWER, UPPER = 0, 100                # the lesson's clipping range for ages and its median examples
 EPSILON = 1.0
-PUBLIC_SIZE = 48_842                 # the public bound N on the size of the Adult data; delta = 1/N^2
+PUBLIC_SIZE = 48_842                 # the public size bound N of the Adult data; delta = 1/N^2
 ADULT_SIZE = 32_561                  # the private size n of the lesson's data (the chapter's delta uses it)
 
 
-def _beta(size: int) -> float:
-    return smooth.laplace_beta(EPSILON, 1 / size**2)
+def _beta(size: int, epsilon: float = EPSILON) -> float:
+    return smooth.laplace_beta(epsilon, 1 / size**2)
 
 
-# --- Exercise 1: the factor that repairs Definition 19 (exp(beta) at the public delta) --------------------------
+# --- Exercise 1: the factor that repairs Definition 19 (exp(beta) at the public delta, epsilon = 0.5) ----------
+
+EPSILON_1 = 0.5                      # the lesson prints e^(-beta) at epsilon = 1; the exercise asks for 0.5
 
 # --- Exercise 2: the smooth bound of a small mean ---------------------------------------------------------------
 
-SURVEY_SIZE, SURVEY_BOUND = 50, 100  # n = 50 answers in [0, 100]; published bound N = 100
+SURVEY_SIZE, SURVEY_BOUND = 50, 100  # n = 50 answers in [0, 100]; published size bound N = 100
 
 
 def _smoothed_mean_bound(beta: float, ls_at_distance: np.ndarray) -> float:
@@ -154,17 +156,20 @@ def show_smooth_case(case: tuple) -> str:
 register(
     Exercise(
         "06.1", "Definition 19, repaired",
-        (Number(lambda: math.exp(_beta(PUBLIC_SIZE)), decimals=4),),
+        (Number(lambda: math.exp(_beta(PUBLIC_SIZE, EPSILON_1)), decimals=4),),
         (Mistake(1.0,
                  {"en": "Definition 19's S can fall below S*: leaving out k = 0 loses up to a factor e^(−β)",
                   "zh": "书中框架（k 从 1 开始）的 S 可能小于 S*：漏掉 k = 0 最多会损失一个因子 e^(−β)"}),
          Mistake(2.0,
                  {"en": "the 2 of 2S/ε belongs to the noise scale, not to the repair of S",
                   "zh": "2S/ε 里的 2 属于噪声尺度，与修正 S 无关"}),
-         Mistake(math.exp(-_beta(PUBLIC_SIZE)),
+         Mistake(math.exp(-_beta(PUBLIC_SIZE, EPSILON_1)),
                  {"en": "that factor is below 1: it makes S smaller, where S needs lifting",
                   "zh": "这个因子小于 1：它让 S 更小，而 S 需要被抬高"}),
-         Mistake(math.exp(_beta(ADULT_SIZE)),
+         Mistake(math.exp(_beta(PUBLIC_SIZE)),
+                 {"en": "that is e^β at ε = 1, the lesson's; the exercise asks for ε = 0.5",
+                  "zh": "那是课文里 ε = 1 时的 e^β；本题的 ε 是 0.5"}),
+         Mistake(math.exp(_beta(ADULT_SIZE, EPSILON_1)),
                  {"en": "that β comes from δ = 1/n² with n = 32,561; use the lesson's δ = 1/N², N = 48,842",
                   "zh": "那个 β 来自 n = 32,561 时的 δ = 1/n²；请用本课的 δ = 1/N²，N = 48,842"})),
     ),
@@ -175,8 +180,8 @@ register(
                  {"en": "that is 2(u − l)/n, the k = 0 term: with only 50 records the maximum is no longer at k = 0",
                   "zh": "那是 k = 0 那一项 2(u − l)/n：只有 50 条记录时，最大值已经不在 k = 0 处"}),
          Mistake(survey_final(_beta(SURVEY_SIZE)),
-                 {"en": "that β uses δ = 1/n² from the private n = 50; take δ from the published bound N = 100",
-                  "zh": "那个 β 用的是由私有的 n = 50 得到的 δ = 1/n²；δ 应当取自公开的上界 N = 100"}),
+                 {"en": "that β uses δ = 1/n² from the private n = 50; take δ from the published size bound N = 100",
+                  "zh": "那个 β 用的是由私有的 n = 50 得到的 δ = 1/n²；δ 应当取自公开的数据量上界 N = 100"}),
          Mistake(survey_final(_beta(SURVEY_BOUND), book=True),
                  {"en": "that uses the chapter's u/(n − k + 1), which leaves out removals; use (u − l)/max(n − k, 1)",
                   "zh": "那用的是书中的 u/(n − k + 1)，它没有算删除；应当用 (u − l)/max(n − k, 1)"}),
