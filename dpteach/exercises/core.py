@@ -243,8 +243,8 @@ class Function(Part):
     rtol: float = 1e-9
     show: Callable[[tuple], str] = repr
     # A function returning None on every case is the notebook's placeholder (`return None`): say "no answer yet"
-    # rather than "cannot be checked". Off by default, so the stored outputs of the other lessons stay the same.
-    none_is_unanswered: bool = False
+    # rather than "cannot be checked".
+    none_is_unanswered: bool = True
 
     def outcomes(self, answer: Callable[..., object], language: Language) -> tuple[float | Failed, ...]:
         """The function's outcome on every case: a number, or a :class:`Failed` when it raised or returned
