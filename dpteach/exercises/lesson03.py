@@ -128,7 +128,7 @@ def mistake_refill_from_u_minus_x(f: Query, x: tuple, universe: Sequence[float],
     return _largest_move(f, x, _refilled(x, k, lambda kept: left))
 
 
-def mistake_blog_groups(f: Query, x: tuple, universe: Sequence[float], k: int) -> float:
+def mistake_blog_families(f: Query, x: tuple, universe: Sequence[float], k: int) -> float:
     """The blog's function: the largest gap between two refills of one core, neither of them x."""
     best = 0.0
     for kept in itertools.combinations(x, len(x) - k):
@@ -235,7 +235,7 @@ register(
          Mistake(mistake_refill_from_u_minus_x,
                  "refill each core from U − kept, not from U − x: a removed record may come back, so neighbours "
                  "with fewer than k changes are formed too"),
-         Mistake(mistake_blog_groups,
+         Mistake(mistake_blog_families,
                  "that is the blog's function: it compares the refills with each other, not with x")),
     ),
     Exercise(
