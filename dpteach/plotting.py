@@ -335,7 +335,7 @@ def plot_local_vs_global(local: pd.DataFrame, global_: pd.DataFrame, title: str,
 
 
 # ------------------------------------------------------------------------------------------ neighbour table
-ROW_MAX_COLOUR = "#fde9b6"
+ROW_MAX_COLOUR = "#f9d46b"  # a yellow that stays visible on a projector
 GLOBAL_MAX_COLOUR = "#f4a582"
 
 
@@ -389,7 +389,8 @@ def _check_neighbour_table(table: object) -> None:
 
 
 def draw_neighbour_table(ax: Axes, table: pd.DataFrame, title: str) -> None:
-    """Draw the neighbour table on ``ax``: row maxima in yellow, cells reaching the global maximum in orange.
+    """Draw the neighbour table on ``ax``: row maxima in yellow, cells reaching the global maximum in orange and bold
+    (so that the two are told apart without colour).
 
     Each neighbour cell names the change (``-v`` removed, ``+v`` added, ``a→b`` replaced), then the query's
     value on the neighbour and the L1 norm; the title says so (lesson 03). One table per figure, of about
@@ -403,14 +404,14 @@ def draw_neighbour_table(ax: Axes, table: pd.DataFrame, title: str) -> None:
     drawn.set_fontsize(mpl.rcParams["font.size"])
     drawn.scale(1.0, 1.6)
     drawn.auto_set_column_width(list(range(len(header))))
-    for (row, _), cell in drawn.get_celld().items():
-        if row == 0:
+    for (row, column), cell in drawn.get_celld().items():
+        if row == 0 or colours[row - 1][column] == GLOBAL_MAX_COLOUR:
             cell.set_text_props(fontweight="bold")
     query_name = table.columns[1].removesuffix("(release)")
     ax.set_title(f"{title} — global sensitivity {table.attrs['global_sensitivity']:g}\n"
                  f"cell: change (−v removed, +v added, a→b replaced): {query_name}(x') | "
                  f"L1 = |{query_name}(x) − {query_name}(x')|\n"
-                 "yellow: attains the row's local sensitivity · orange: attains the global sensitivity")
+                 "yellow: attains the row's local sensitivity · orange, bold: attains the global sensitivity")
 
 
 def style_neighbour_table(table: pd.DataFrame, uuid: str) -> Styler:

@@ -108,13 +108,27 @@ def mistake_set_difference(f: Query, x: tuple, universe: Sequence[float], k: int
     return _largest_move(f, x, _refilled(x, k, lambda kept: sorted(set(universe) - set(kept))))
 
 
+def mistake_deduplicated_remainder(f: Query, x: tuple, universe: Sequence[float], k: int) -> float:
+    """Refills from ``set(left.elements())``: the multiset U − kept with its repeats dropped, so a value the universe
+    holds twice (two 9s) can never come in twice."""
+    def refills(kept: tuple) -> list:
+        return sorted(set((Counter(universe) - Counter(kept)).elements()))
+    return _largest_move(f, x, _refilled(x, k, refills))
+
+
+def mistake_refill_from_all_of_u(f: Query, x: tuple, universe: Sequence[float], k: int) -> float:
+    """Refills from all of U, ignoring the records the core already uses: a record can appear more often than U
+    holds it."""
+    return _largest_move(f, x, _refilled(x, k, lambda kept: list(universe)))
+
+
 def mistake_refill_from_u_minus_x(f: Query, x: tuple, universe: Sequence[float], k: int) -> float:
     """Refills every core from U − x, never with a record just removed: only exactly k changes are formed."""
     left = sorted((Counter(universe) - Counter(x)).elements())
     return _largest_move(f, x, _refilled(x, k, lambda kept: left))
 
 
-def mistake_blog_groups(f: Query, x: tuple, universe: Sequence[float], k: int) -> float:
+def mistake_blog_families(f: Query, x: tuple, universe: Sequence[float], k: int) -> float:
     """The blog's function: the largest gap between two refills of one core, neither of them x."""
     best = 0.0
     for kept in itertools.combinations(x, len(x) - k):
@@ -142,6 +156,11 @@ def blog_overstates(release: object, language: Language) -> str | None:
     blog = blog_bounded_local(release, days, "median")
     if blog > local_sensitivity(release, days, "median", relation="bounded"):
         return None
+    if blog_bounded_local(release, days, "median", k=2) > local_sensitivity(release, days, "median", k=2,
+                                                                            relation="bounded"):
+        return {"en": "the blog's function overstates here at k = 2, not at k = 1: the exercise asks k = 1 (the "
+                      "default k of both functions)",
+                "zh": "博客的函数在这里是在 k = 2 时高估，而不是 k = 1：练习问的是 k = 1（两个函数默认的 k）"}[language]
     if blog > local_sensitivity(release, days, "median", relation="unbounded"):
         return {"en": "the blog's value exceeds the unbounded local sensitivity here, not the bounded one",
                 "zh": "这里博客的值超过的是无界局部敏感度，而不是有界的"}[language]
@@ -206,10 +225,17 @@ register(
                  "`set(universe) - set(kept)` drops the values the core holds and every repeat: a refill may use "
                  "any value the universe still holds beyond the records kept, counted with multiplicity "
                  "(Counter(universe) - Counter(kept))"),
+         Mistake(mistake_deduplicated_remainder,
+                 "`set(left.elements())` drops the repeats of U − kept: the universe may hold a value twice (two "
+                 "9s), and then a refill of k = 2 may use it twice; keep the multiset, sorted(left.elements())"),
+         Mistake(mistake_refill_from_all_of_u,
+                 "a refill may only use what the universe still holds beyond the records kept: refilling from all of "
+                 "U uses a record more often than U holds it; take the multiset difference "
+                 "Counter(universe) - Counter(kept)"),
          Mistake(mistake_refill_from_u_minus_x,
                  "refill each core from U − kept, not from U − x: a removed record may come back, so neighbours "
                  "with fewer than k changes are formed too"),
-         Mistake(mistake_blog_groups,
+         Mistake(mistake_blog_families,
                  "that is the blog's function: it compares the refills with each other, not with x")),
     ),
     Exercise(
