@@ -21,17 +21,17 @@ def changes_at(d_in: int) -> int:
     return d_in // 2
 
 
-# --- Exercise 2: OpenDP's bounds for two integer sums, add/remove and change-one ------------------------------------
+# --- Exercise 2: the same bounds, two types: OpenDP's unsized float and integer sums under add/remove ----------------
 
-SUM_BOUNDS, SUM_D_IN, SUM_SIZE = (-5, 2), 3, 6
+SUM_BOUNDS, SUM_D_IN, SUM_SIZE = (-5, 2), 3, 2  # SUM_SIZE is unused by the unsized add/remove sums
 
 
 def sum_bounds() -> tuple[float, float]:
-    """OpenDP's own answers, asked only when a check runs: building them switches on OpenDP's ``contrib`` feature,
-    and importing the exercises must not: the lesson switches it on in the open, where a student sees it. The mistakes
-    below are the formulas a student might use instead."""
-    return (opendp_bound("integer sum", "add/remove", SUM_BOUNDS, 2, SUM_D_IN),
-            opendp_bound("integer sum", "change-one", SUM_BOUNDS, SUM_SIZE, SUM_D_IN))
+    """OpenDP's own answers (float sum, integer sum), asked only when a check runs: building them switches on OpenDP's
+    ``contrib`` feature, and importing the exercises must not: the lesson switches it on in the open, where a student
+    sees it. The mistakes below are the formulas a student might use instead."""
+    return (opendp_bound("float sum", "add/remove", SUM_BOUNDS, SUM_SIZE, SUM_D_IN),
+            opendp_bound("integer sum", "add/remove", SUM_BOUNDS, SUM_SIZE, SUM_D_IN))
 
 
 def width(bounds: tuple[int, int]) -> int:
@@ -40,8 +40,8 @@ def width(bounds: tuple[int, int]) -> int:
 
 @dataclass(frozen=True)
 class RuleNumber(Number):
-    """A whole number compared exactly (up to ``rtol``), with a hint for each wrong value in ``hints`` that a
-    misapplied rule gives, so that a student who gets both parts wrong still sees why each one is."""
+    """A number compared as :class:`Number` does, with a hint for each wrong value in ``hints`` that a misapplied
+    rule gives, so that a student who gets both parts wrong still sees why each one is."""
 
     hints: tuple[tuple[float, str], ...] = ()
 
@@ -51,18 +51,18 @@ class RuleNumber(Number):
         return False, next((hint for value, hint in self.hints if self.same(mine, value)), None)
 
 
-WIDTH_FOR_ADDITION = "U - L is what a changed record costs; an added or removed record moves the sum by its own value"
+MAGNITUDE = max(abs(b) for b in SUM_BOUNDS)  # what an added or removed record can move the sum by
+FLOAT_AS_INTEGER = ("that is the integer sum's rule; OpenDP's unsized float sum keeps a capped random subset, so an "
+                    "added record may push another out: a change, worth U - L")
+INTEGER_AS_FLOAT = ("the integer sum keeps every record, so an added or removed record moves it by its own value, "
+                    "never by U - L")
 UPPER_ONLY = "an added or removed record may also be the lower bound: which end is farther from zero?"
 SIGN_SLIP = "a sensitivity is a distance, never negative: compare the ends by their absolute values"
-ONE_RECORD = "that is one record (or one change); the distance asked for is larger"
-ADDITION_FOR_CHANGE = ("that is the add/remove value; a changed record can move from one end of the bounds to the "
-                       "other")
-CHANGE_COUNTED_TWICE = ("change-one distance 3 is three changes: then_metric_unbounded doubles it, and the sized sum's "
-                        "rule turns the doubled distance back into changes")
-ADD_REMOVE_HINTS = ((SUM_D_IN * width(SUM_BOUNDS), WIDTH_FOR_ADDITION), (SUM_D_IN * max(SUM_BOUNDS), UPPER_ONLY),
-                    (SUM_D_IN * min(SUM_BOUNDS), SIGN_SLIP), (max(abs(b) for b in SUM_BOUNDS), ONE_RECORD))
-CHANGE_ONE_HINTS = ((SUM_D_IN * max(abs(b) for b in SUM_BOUNDS), ADDITION_FOR_CHANGE),
-                    (2 * SUM_D_IN * width(SUM_BOUNDS), CHANGE_COUNTED_TWICE), (width(SUM_BOUNDS), ONE_RECORD))
+ONE_RECORD = "that is one record (or one change); the distance asked for is 3"
+SWAPPED = "the two numbers are swapped: which of the two sums keeps a capped random subset?"
+FLOAT_HINTS = ((SUM_D_IN * MAGNITUDE, FLOAT_AS_INTEGER), (width(SUM_BOUNDS), ONE_RECORD))
+INTEGER_HINTS = ((SUM_D_IN * width(SUM_BOUNDS), INTEGER_AS_FLOAT), (SUM_D_IN * max(SUM_BOUNDS), UPPER_ONLY),
+                 (SUM_D_IN * min(SUM_BOUNDS), SIGN_SLIP), (MAGNITUDE, ONE_RECORD))
 
 
 # --- Exercise 3: the resized mean against the exact one -------------------------------------------------------------
@@ -79,6 +79,9 @@ def mean_pair() -> tuple[float, float]:
 def resized_formula(k: int) -> float:
     """k(U - L)/n: OpenDP's map for the resized mean (what a student may take for both numbers)."""
     return k * width(MEAN_BOUNDS) / MEAN_SIZE
+
+
+LESSON_MEAN = 3 * 10 / 4  # the lesson's dpteach mean at k = n = 4 on [-3, 7], (n - 1)(U - L)/n
 
 
 def kept_formula() -> float:
@@ -139,6 +142,7 @@ register(
                  "six-record release gets neighbours of other sizes"),
          Mistake(("bounded", SIZED_D_IN),
                  "the relation is right; count how much SymmetricDistance charges for one changed record"),
+         Mistake(("bounded", 1), "the relation is right; distance 4 is more than one change"),
          Mistake(("bounded", SIZED_D_IN - 1),
                  "the relation is right; one change costs 2 units of symmetric distance, a removal plus an addition"),
          Mistake(("unbounded", changes_at(SIZED_D_IN)),
@@ -149,15 +153,15 @@ register(
                  "neighbours have another size; which relation keeps the size, and what does one change cost here?")),
     ),
     Exercise(
-        "09.2", "OpenDP's bounds for two integer sums",
-        (RuleNumber(lambda: sum_bounds()[0], decimals=None, hints=ADD_REMOVE_HINTS),
-         RuleNumber(lambda: sum_bounds()[1], decimals=None, hints=CHANGE_ONE_HINTS)),
-        (Mistake((SUM_D_IN * width(SUM_BOUNDS),) * 2, WIDTH_FOR_ADDITION),
-         Mistake((SUM_D_IN * max(abs(b) for b in SUM_BOUNDS),) * 2, ADDITION_FOR_CHANGE),
-         Mistake((SUM_D_IN * max(SUM_BOUNDS), SUM_D_IN * width(SUM_BOUNDS)), UPPER_ONLY),
-         Mistake((SUM_D_IN * min(SUM_BOUNDS), SUM_D_IN * width(SUM_BOUNDS)), SIGN_SLIP),
-         Mistake((SUM_D_IN * max(abs(b) for b in SUM_BOUNDS), 2 * SUM_D_IN * width(SUM_BOUNDS)), CHANGE_COUNTED_TWICE),
-         Mistake((max(abs(b) for b in SUM_BOUNDS), width(SUM_BOUNDS)), ONE_RECORD)),
+        "09.2", "the same bounds, two types",
+        (RuleNumber(lambda: sum_bounds()[0], hints=FLOAT_HINTS),
+         RuleNumber(lambda: sum_bounds()[1], decimals=None, hints=INTEGER_HINTS)),
+        (Mistake((SUM_D_IN * MAGNITUDE,) * 2, FLOAT_AS_INTEGER),
+         Mistake((SUM_D_IN * width(SUM_BOUNDS),) * 2, INTEGER_AS_FLOAT),
+         Mistake((SUM_D_IN * MAGNITUDE, SUM_D_IN * width(SUM_BOUNDS)), SWAPPED),
+         Mistake((SUM_D_IN * width(SUM_BOUNDS), SUM_D_IN * max(SUM_BOUNDS)), UPPER_ONLY),
+         Mistake((SUM_D_IN * width(SUM_BOUNDS), SUM_D_IN * min(SUM_BOUNDS)), SIGN_SLIP),
+         Mistake((width(SUM_BOUNDS), MAGNITUDE), ONE_RECORD)),
     ),
     Exercise(
         "09.3", "the resized mean against the exact one",
@@ -166,8 +170,10 @@ register(
                  "the second number cannot keep growing: at k = n a neighbour keeps a record of the release "
                  "(removing all n needs an addition, distance n + 1)"),
          Mistake((kept_formula(), kept_formula()),
-                 "the first number is OpenDP's map, which grows with k: it does not know that at k = n a record "
-                 "is kept"),
+                 "OpenDP's pipeline resizes: k added records can replace all n records of the subset, so its map "
+                 "keeps growing with k"),
+         Mistake((resized_formula(MEAN_K), LESSON_MEAN),
+                 "7.5 is the lesson's value at n = 4; here n = 5: at most n - 1 of the n records can leave"),
          Mistake((kept_formula(), resized_formula(MEAN_K)),
                  "the two numbers are swapped: OpenDP's map comes first and grows with k; dpteach's comes second and "
                  "stops at n - 1 records leaving"),
