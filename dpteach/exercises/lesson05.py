@@ -70,7 +70,7 @@ def mean_ls(data: tuple[int, ...]) -> float:
     return value
 
 
-# --- Exercise 4: the corrected test's threshold, and how far data must be to pass half the time --------------------
+# --- Exercise 4: the textbook test's threshold, and how far data must be to pass half the time --------------------
 
 PUBLIC_SIZE = 48_842                 # UCI's published size of the whole Adult data set
 PUBLIC_DELTA = 1 / PUBLIC_SIZE**2    # the lesson's delta, from that public bound
@@ -85,6 +85,11 @@ def threshold_answer(threshold: float) -> tuple[float, int]:
 
 def threshold_truth() -> tuple[float, int]:
     return threshold_answer(ptr.ptr_threshold(TEST_EPSILON, PUBLIC_DELTA))
+
+
+def truncated(value: float) -> float:
+    """The slip of cutting a value off after two decimals instead of rounding it."""
+    return math.floor(value * 100) / 100
 
 
 register(
@@ -138,6 +143,9 @@ register(
          Mistake(round(mean_ls(FOUR), 1),
                  {"en": "close, but give two decimals, not one",
                   "zh": "很接近了，但请保留两位小数，而不是一位"}),
+         Mistake(truncated(mean_ls(FOUR)),
+                 {"en": "close, but round to two decimals rather than cutting the rest off",
+                  "zh": "很接近了，但请四舍五入到两位小数，不要直接截掉后面的位数"}),
          Mistake(mean_ls_removing(FOUR, denominator_offset=0),
                  {"en": "after a removal the mean is over n − 1 records: |x̄ − x_i|/(n − 1), not /n",
                   "zh": "删除之后均值是 n − 1 条记录的均值：|x̄ − x_i|/(n − 1)，而不是除以 n"})),
@@ -160,6 +168,9 @@ register(
                         "half the time, and data below t less often",
                   "zh": "阈值对了；拉普拉斯噪声关于 0 对称，所以 D = t 的数据恰好以一半的概率通过，"
                         "D 小于 t 时概率更小"}),
+         Mistake((truncated(threshold_truth()[0]), threshold_truth()[1]),
+                 {"en": "close, but round the threshold to two decimals rather than cutting the rest off",
+                  "zh": "很接近了，但请把阈值四舍五入到两位小数，不要直接截掉后面的位数"}),
          Mistake(threshold_answer(ptr.ptr_threshold(TEST_EPSILON, 1 / LESSON_SIZE**2)),
                  {"en": "δ = 1/n² uses the private size n = 32,561; this lesson's δ comes from UCI's published size N",
                   "zh": "δ = 1/n² 用的是私有的数据量 n = 32,561；本课的 δ 来自 UCI 公布的记录数 N"})),
