@@ -528,7 +528,8 @@ def _single_table_changes(table: pd.DataFrame) -> Iterator[tuple[str, pd.DataFra
 def _row_neighbours(tables: dict[str, pd.DataFrame]) -> Iterator[tuple[str, dict[str, pd.DataFrame]]]:
     options = [[("", t), *_single_table_changes(t)] for t in tables.values()]
     for combo in product(*options):
-        labels = [f"{name}: {label}" for name, (label, _) in zip(tables, combo, strict=True) if label]
+        labels = [f"{name}: {label}" if len(tables) > 1 else label
+                  for name, (label, _) in zip(tables, combo, strict=True) if label]
         if labels:
             yield "; ".join(labels), {name: t for name, (_, t) in zip(tables, combo, strict=True)}
 

@@ -208,7 +208,7 @@ def test_the_private_join_referee_of_0805_is_exact() -> None:
         brute = max(abs(joined(u, p) - base) for u, p in itertools.product(changes(users), changes(purchases)))
         tables = read_join_tables((pd.DataFrame({"user_id": users}), pd.DataFrame({"user_id": purchases})), "en")
         assert largest_join_count_change(tables) == brute, (users, purchases)
-    right = (pd.DataFrame({"user_id": [1]}), pd.DataFrame({"user_id": [1, 2, 2]}))
+    right = (pd.DataFrame({"user_id": [1, 2, 2]}), pd.DataFrame({"user_id": [1]}))
     assert largest_join_count_change(read_join_tables(right, "en")) == A5 + B5
 
 

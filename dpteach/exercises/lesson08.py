@@ -72,7 +72,7 @@ def factors_3(laplace: str = "laplace", gaussian: str = "gaussian", grouped: boo
 
 # --- Exercise 5: two tables on which one protected change moves the count by a + b ------------------------------
 
-A5, B5 = 1, 2
+A5, B5 = 2, 1
 MAX_TABLE_ROWS = 10
 TableCounts = tuple[tuple[object, int], ...]
 
@@ -112,7 +112,7 @@ def read_join_tables(answer: object, language: Language) -> tuple[TableCounts, T
 
 
 def largest_join_count_change(tables: tuple[TableCounts, TableCounts]) -> int:
-    """The largest change of the private join's count (a = 1, b = 2, truncation per user) under one protected
+    """The largest change of the private join's count (bounds A5, B5, truncation per user) under one protected
     change: in each table, remove one row, add one row, or leave it alone (at least one changes).
 
     The tables have one column, so a row is its ``user_id`` and each table is its rows per user: after truncation a
@@ -200,15 +200,18 @@ register(
     Exercise(
         "08.5", "two tables on which the count moves by a + b",
         (Example(read_join_tables, reaches_a_plus_b),),
-        (Mistake(_tables([1], [1, 1]),
-                 "one user with a row in each table: the count moves by x·y ≤ a·b at most; a protected change "
+        (Mistake(_tables([1, 1], [1]),
+                 "one user only: the count moves by x·y ≤ a·b at most; a protected change "
                  "may hit two different users"),
          Mistake(_tables([1], [1]),
                  "with one user both changes hit the same key, and x'·y' − x·y stays within a + b − 1"),
          Mistake(_tables([1, 2], [1, 2]),
-                 "two users, but the one who loses their users row has a single purchase: a removal takes as "
-                 "many joined rows as the other side keeps for that user, up to b"),
-         Mistake(_tables([1, 1], [1, 1, 1]),
+                 "two users, but the one who loses a purchase has a single users row: a removal takes as many "
+                 "joined rows as the other side keeps for that user, up to a"),
+         Mistake(_tables([1, 2], [1, 1, 1, 2]),
+                 "these are section 3's tables for a = 1, b = 3; here a = 2 and b = 1, so mirror them: the extra "
+                 "rows belong in users"),
+         Mistake(_tables([1, 1, 1], [1, 1]),
                  "every row here beyond the bounds is truncated away, so removing one is absorbed by the next; "
                  "only a brand-new user moves the count, by 1")),
     ),
