@@ -217,7 +217,8 @@ register(
                  "pure ε-DP has no δ and its own β"),
          Mistake(smooth.heavy_tail_scale(pure_s_star(), 1.0), "you forgot to divide by ε"),
          Mistake(2 * pure_s_star() / PURE_EPSILON,
-                 "that is Laplace's scale 2S*/ε; the heavy-tailed Z is multiplied by 2(γ + 1)S*/ε"),
+                 "that is Laplace's scale 2S*/ε, and at ε = 2 also S* alone, with no multiplier; the "
+                 "heavy-tailed Z is multiplied by 2(γ + 1)S*/ε"),
          Mistake(smooth.heavy_tail_scale(curve(X)[0], PURE_EPSILON),
                  "that scales LS(x), not S*(x): the noise of lesson 03's leak"),
          Mistake(8 * pure_s_star() / PURE_EPSILON,
