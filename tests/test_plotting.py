@@ -10,6 +10,7 @@ import math  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 from PIL import Image  # noqa: E402
@@ -255,3 +256,19 @@ def test_two_columns_of_data_make_a_2_by_2_grid_for_a_16_9_slide(tmp_path) -> No
         assert [ax.get_subplotspec().get_geometry()[:2] for ax in fig.axes] == [(2, 2)] * 4, name
         width, height = fig.get_size_inches()
         assert 1.4 <= width / height <= 2.0, (name, width / height)
+
+
+def test_the_stretch_figure_marks_where_the_wider_noise_leaves_the_band() -> None:
+    """Lesson 04's figure: the blue curve (x′'s noise wider by e^β) reaches −ε/2 at t·e^β, where it is marked."""
+    beta, epsilon = 0.0658, 1.0
+    t = (epsilon / 2 + beta) / math.expm1(beta)
+    fig = plotting.plot_stretch_loss(beta, t, epsilon, "stretch")
+    ax = fig.axes[0]
+    red, blue = ax.lines[:2]
+    z, loss = blue.get_data()
+    leaves = t * math.exp(beta)
+    assert np.interp(leaves, z[z > 0], loss[z > 0]) == pytest.approx(-epsilon / 2, abs=1e-3)
+    assert np.interp(0.0, *red.get_data()) == pytest.approx(-beta) and loss[len(z) // 2] == pytest.approx(beta)
+    marker = next(c for c in ax.collections if c.get_linestyle() and c.get_color().tolist()[0][:3] != [0, 0, 0])
+    assert marker.get_segments()[0][0][0] == pytest.approx(leaves)
+    plt.close(fig)
