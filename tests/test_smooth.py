@@ -366,3 +366,46 @@ def test_smooth_median_never_exceeds_the_global_bound() -> None:
         data = rng.choice([0, 100, 50], size=rng.integers(1, 12))
         beta = float(rng.uniform(1e-4, 2.0))
         assert smooth_sensitivity_median(data, 0, 100, beta) <= 100.0
+
+
+def _lesson06_fold_code(marker: str) -> list[str]:
+    """The python block of lesson 06's fold that contains ``marker``, in each edition (the folds are markdown, so
+    the notebook runs never execute them)."""
+    import json
+    import re
+    from pathlib import Path
+
+    blocks = []
+    for name in ("06_smooth_sensitivity_in_practice.ipynb", "06_smooth_sensitivity_in_practice.zh.ipynb"):
+        cells = json.loads((Path(__file__).parents[1] / "notebooks" / name).read_text())["cells"]
+        text = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
+        found = [b for b in re.findall(r"```python\n(.*?)```", text, re.S) if marker in b]
+        assert len(found) == 1, (name, marker)
+        blocks.append(found[0])
+    return blocks
+
+
+def test_lesson06_folds_print_the_numbers_their_text_states(capsys):
+    """Lesson 06's two folds state "It prints ..."; run their code on the lesson's values and compare."""
+    from dpteach import ptr
+
+    ages = load_adult()["Age"].to_numpy()
+    n, u, epsilon = len(ages), 100, 1.0
+    mean = ages.mean()
+    local = max(max(mean, u - mean) / (n + 1), max(mean - ages.min(), ages.max() - mean) / (n - 1))
+    bound = mean_ls_at_distance(n, k=0, lower=0, upper=u)
+    delta = 1 / 48_842**2
+    beta = laplace_beta(epsilon, delta)
+    names = {"np": np, "ptr": ptr, "n": n, "u": u, "epsilon": epsilon, "mean": mean, "local": local,
+             "bound": bound, "delta": delta, "beta": beta}
+    cap, ptr_fold = _lesson06_fold_code("s_cap"), _lesson06_fold_code("distance_to_instability")
+    assert cap[0] == cap[1] and ptr_fold[0] == ptr_fold[1]  # the same code in both editions
+    exec(cap[0], dict(names))
+    assert capsys.readouterr().out.split() == (
+        "0.0018862 = LS <= S* <= 0.0018863 bound / cap = 1.63 2S*/epsilon <= 0.00377".split())
+    exec(ptr_fold[0], dict(names))
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split("threshold ")[1].split()[0] for line in lines] == ["42", "209", "418"] * 2
+    assert [line.split("D = ")[1].split()[0] for line in lines] == ["12,562"] * 3 + ["1,312"] * 3
+    assert [line.split("scale ")[1] for line in lines] == ["0.01000", "0.00556", "0.00526",
+                                                           "0.00640", "0.00356", "0.00337"]

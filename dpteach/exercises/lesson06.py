@@ -160,6 +160,9 @@ register(
         (Mistake(1.0,
                  {"en": "Definition 19's S can fall below S*: leaving out k = 0 loses up to a factor e^(−β)",
                   "zh": "书中框架（k 从 1 开始）的 S 可能小于 S*：漏掉 k = 0 最多会损失一个因子 e^(−β)"}),
+         Mistake(1 + _beta(PUBLIC_SIZE, EPSILON_1),
+                 {"en": "that is 1 + β; the factor is e^β, not its first-order approximation",
+                  "zh": "那是 1 + β；因子是 e^β，而不是它的一阶近似"}),
          Mistake(2.0,
                  {"en": "the 2 of 2S/ε belongs to the noise scale, not to the repair of S",
                   "zh": "2S/ε 里的 2 属于噪声尺度，与修正 S 无关"}),
@@ -190,7 +193,7 @@ register(
                   "zh": "那是 S；书中的最终敏感度是 2S"})),
     ),
     Exercise(
-        "06.3", "which noise is wider?",
+        "06.3", "which noise is larger?",
         (Number(lambda: _sd_heavy(smooth.heavy_tail_beta(EPSILON)) / _sd_laplace(_beta(PUBLIC_SIZE))),),
         (Mistake(smooth.heavy_tail_scale(_s(smooth.heavy_tail_beta(EPSILON)), EPSILON)
                  / (2 * _s(_beta(PUBLIC_SIZE)) / EPSILON),
