@@ -182,14 +182,14 @@ register(
         "02.1", "the Laplace scale of a median, size secret",
         (Number(lambda: secret_size_median_sensitivity() / MEDIAN_EPSILON),),
         (Mistake(median_sensitivity(6) / MEDIAN_EPSILON,
-                 "that is the sensitivity at n = 6 alone; the size is secret, so the noise needs the largest value "
-                 "over every non-empty size"),
+                 "that scale uses the sensitivity at n = 6 alone; the size is secret, so the noise needs the "
+                 "largest value over every non-empty size"),
          Mistake(median_sensitivity(5) / MEDIAN_EPSILON,
-                 "that is the sensitivity at n = 5 alone; the size is secret, so the noise needs the largest value "
-                 "over every non-empty size"),
+                 "that scale uses the sensitivity at n = 5 alone; the size is secret, so the noise needs the "
+                 "largest value over every non-empty size"),
          Mistake(median_sensitivity(7) / MEDIAN_EPSILON,
-                 "that is the sensitivity at n = 7 alone; the size is secret, so the noise needs the largest value "
-                 "over every non-empty size"),
+                 "that scale uses the sensitivity at n = 7 alone; the size is secret, so the noise needs the "
+                 "largest value over every non-empty size"),
          Mistake(secret_size_median_sensitivity(),
                  "that is the sensitivity; the Laplace scale is the sensitivity divided by ε"),
          Mistake(secret_size_median_sensitivity() * MEDIAN_EPSILON,
