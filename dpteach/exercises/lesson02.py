@@ -143,16 +143,20 @@ def clamped_sum_sensitivity(relation: str) -> float:
     return global_sensitivity(grid, DOMAIN_SIZE, "sum", relation=relation)
 
 
-# --- Exercise 1: the sum's Laplace scale, size secret -------------------------------------------------------------
+# --- Exercise 1: the median's Laplace scale, size secret ----------------------------------------------------------
 
-SUM_EPSILON = 0.5
+MEDIAN_EPSILON = 0.5
 
 
-def secret_size_sum_sensitivity() -> float:
-    """The add/remove sensitivity of the sum of absence days, largest over every non-empty size 1..|U|: what a
-    secret size needs."""
-    days = absence_days()
-    return max(global_sensitivity(days, size, "sum", relation="symmetric") for size in range(1, days.size + 1))
+def median_sensitivity(size: int) -> float:
+    """The add/remove sensitivity of the median of absence days over the datasets of ``size`` records."""
+    return global_sensitivity(absence_days(), size, "median", relation="symmetric")
+
+
+def secret_size_median_sensitivity() -> float:
+    """The add/remove sensitivity of the median of absence days, largest over every non-empty size 1..|U|: what a
+    secret size needs (9.5, from {1} to {1, 20})."""
+    return max(median_sensitivity(size) for size in range(1, absence_days().size + 1))
 
 
 # --- Exercise 5: a family of four ----------------------------------------------------------------------------------
@@ -175,11 +179,21 @@ def family_sensitivity_every_size(k: int = FAMILY_SIZE) -> float:
 
 register(
     Exercise(
-        "02.1", "the Laplace scale of a sum, size secret",
-        (Number(lambda: secret_size_sum_sensitivity() / SUM_EPSILON),),
-        (Mistake(20, "20 is the sensitivity; the Laplace scale is the sensitivity divided by ε"),
-         Mistake(10, "the scale divides the sensitivity by ε = 0.5, it does not multiply it"),
-         Mistake(38, "that is the replace-one scale (20 − 1)/0.5; under add/remove a record is added or removed")),
+        "02.1", "the Laplace scale of a median, size secret",
+        (Number(lambda: secret_size_median_sensitivity() / MEDIAN_EPSILON),),
+        (Mistake(median_sensitivity(6) / MEDIAN_EPSILON,
+                 "that scale uses the sensitivity at n = 6 alone; the size is secret, so the noise needs the "
+                 "largest value over every non-empty size"),
+         Mistake(median_sensitivity(5) / MEDIAN_EPSILON,
+                 "that scale uses the sensitivity at n = 5 alone; the size is secret, so the noise needs the "
+                 "largest value over every non-empty size"),
+         Mistake(median_sensitivity(7) / MEDIAN_EPSILON,
+                 "that scale uses the sensitivity at n = 7 alone; the size is secret, so the noise needs the "
+                 "largest value over every non-empty size"),
+         Mistake(secret_size_median_sensitivity(),
+                 "that is the sensitivity; the Laplace scale is the sensitivity divided by ε"),
+         Mistake(secret_size_median_sensitivity() * MEDIAN_EPSILON,
+                 "the scale divides the sensitivity by ε = 0.5, it does not multiply it")),
     ),
     Exercise(
         "02.2", "the clamped sum on a domain",
@@ -189,7 +203,8 @@ register(
          Mistake((3, 8), "the record added or removed may be the most negative value, not only the largest"),
          Mistake((5, 5), "a replacement can move one record from one end of the domain to the other"),
          Mistake((3, 3), "look at both ends of the domain, and at what a replacement does"),
-         Mistake((8, 5), "the order is add/remove, then replace-one")),
+         Mistake((8, 5), "the order is add/remove, then replace-one"),
+         Mistake((-5, 8), "a sensitivity is a distance: take |−5|")),
     ),
     Exercise(
         "02.3", "bounded_global from scratch",
