@@ -242,9 +242,6 @@ class Function(Part):
     reference: Callable[..., float]
     rtol: float = 1e-9
     show: Callable[[tuple], str] = repr
-    # A function returning None on every case is the notebook's placeholder (`return None`): say "no answer yet"
-    # rather than "cannot be checked".
-    none_is_unanswered: bool = True
 
     def outcomes(self, answer: Callable[..., object], language: Language) -> tuple[float | Failed, ...]:
         """The function's outcome on every case: a number, or a :class:`Failed` when it raised or returned
@@ -268,7 +265,8 @@ class Function(Part):
         if not callable(answer):
             raise Invalid(say(MESSAGES["callable"], language, got=describe(answer)))
         outcomes = self.outcomes(answer, language)
-        if self.none_is_unanswered and all(isinstance(o, Failed) and o.returned_none for o in outcomes):
+        # None on every case is the notebook's placeholder (`return None`): no answer yet, not a wrong one
+        if all(isinstance(o, Failed) and o.returned_none for o in outcomes):
             raise Unanswered(say(MESSAGES["unanswered"], language))
         failed = next((o for o in outcomes if isinstance(o, Failed)), None)
         if failed is None:

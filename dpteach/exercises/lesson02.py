@@ -208,7 +208,7 @@ register(
     ),
     Exercise(
         "02.3", "bounded_global from scratch",
-        (Function(bounded_global_cases, bounded_global_truth, show=show_bounded_case, none_is_unanswered=True),),
+        (Function(bounded_global_cases, bounded_global_truth, show=show_bounded_case),),
         (Mistake(mistake_refill_from_values_not_in_x, REFILL_HINT),
          # the same slip as a student writes it with the notebook's `local`: one hint for both
          Mistake(mistake_refill_from_values_not_in_x_with_notebook_local, REFILL_HINT),
