@@ -797,6 +797,19 @@ CASES: tuple[AuditCase, ...] = (
 """The audits of notebook 10 and ``tests/test_audit.py``: on each pair, a correct mechanism beside a broken one."""
 
 
+def case(pair: AuditPair, short: str) -> AuditCase:
+    """The case of :data:`CASES` on ``pair`` whose figure label is ``short``: ``case(SUM_PAIR, "GS")`` is Laplace
+    noise of scale 100 on the sum pair. Notebook 10."""
+    if not isinstance(pair, AuditPair):
+        raise TypeError(f"pair must be an AuditPair such as SUM_PAIR, got {type(pair).__name__}")
+    if not isinstance(short, str):
+        raise TypeError(f"short must be a str, got {type(short).__name__}")
+    labels = [c.short for c in CASES if c.pair == pair]
+    if short not in labels:
+        raise ValueError(f"short = {short!r} names no case on the pair {pair.label!r}; its cases are {labels}")
+    return next(c for c in CASES if c.pair == pair and c.short == short)
+
+
 def verdict_table(cases: tuple[AuditCase, ...] = CASES, seed: int = 0) -> pd.DataFrame:
     r"""Run every case with ``seed``; one row per case, indexed by (pair, mechanism): the claim, the lower bound
     :math:`\hat\varepsilon`, the neighbour relation, how often each dataset got an answer (not ⊥), the violation

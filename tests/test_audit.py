@@ -424,3 +424,10 @@ def test_planted_leak_catches_gives_notebook_10s_counts():
     assert planted_leak_catches((0.015, 0.017, 0.02, 0.025)) == {0.015: 1, 0.017: 2, 0.02: 6, 0.025: 12}
     with pytest.raises(ValueError, match="at least one seed"):
         planted_leak_catches((0.02,), ())
+
+
+def test_case_finds_each_case_by_its_pair_and_label():
+    for expected in CASES:
+        assert audit_module.case(expected.pair, expected.short) is expected
+    with pytest.raises(ValueError, match="its cases are"):
+        audit_module.case(SUM_PAIR, "LS")

@@ -27,7 +27,7 @@ FEW_RUNS = 5_000
 
 def book_ptr_at_claimed_epsilon() -> audit.AuditCase:
     """The book's PTR audited against the ε it claims, on the pair at distance 0 | 1."""
-    return next(c for c in audit.CASES if c.pair is audit.PTR_PAIRS[1] and c.short == "book, ε")
+    return audit.case(audit.PTR_PAIRS[1], "book, ε")
 
 
 @cache
