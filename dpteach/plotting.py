@@ -394,7 +394,8 @@ def draw_neighbour_table(ax: Axes, table: pd.DataFrame, title: str) -> None:
 
     Each neighbour cell names the change (``-v`` removed, ``+v`` added, ``a→b`` replaced), then the query's
     value on the neighbour and the L1 norm; the title says so (lesson 03). One table per figure, of about
-    12 x 5.2 inches, is drawn for a 16:9 slide: its cells at the style's base font size.
+    12 x 3.95 inches for ten rows (no blank band below), is drawn for a 16:9 slide: its cells at the style's base
+    font size.
     """
     _check_neighbour_table(table)
     header, text, colours = _neighbour_cells(table)
