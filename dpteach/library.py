@@ -232,22 +232,23 @@ def padding_table(table: pd.DataFrame, bounds: Bounds, size: int) -> pd.DataFram
     return pd.DataFrame(rows).set_index(["query", "neighbours", "source"])
 
 
-def padded_text(table: pd.DataFrame, bounds: Bounds, size: int, allowance: bool = True) -> str:
-    """:func:`padding_table` printed as each float number split in two, "real value + rounding allowance" (the
-    allowance with two significant digits, a dash where ``dpteach``'s relation is not defined), one column per
-    :math:`k`; with ``allowance=False`` only the real values."""
-    padding = padding_table(table, bounds, size)
-    distances = [k for k in padding.columns if k != "real value"]
+def padded_text(table: pd.DataFrame, bounds: Bounds, size: int, allowance: bool = True,
+                queries: Sequence[str] = FLOAT_QUERIES) -> str:
+    """The rows of :func:`side_by_side` for ``queries`` as text, each float number split in two, "real value +
+    rounding allowance" (:func:`real_value`; the allowance with two significant digits), a dash where ``dpteach``'s
+    relation is not defined, one column per :math:`k`; with ``allowance=False`` only the real values. Counts and
+    integer sums are exact and printed whole."""
+    wide = side_by_side(table, queries)
     cells = {}
-    for k in distances:
+    for k in wide.columns:
         def text(row: pd.Series, k: int = int(k)) -> str:
             value = row[k]
-            if math.isnan(value):
-                return "-"
             query, neighbours, source = row.name
+            if math.isnan(value) or query not in FLOAT_QUERIES:
+                return shortest(value)
             real = real_value(query, neighbours, _SOURCE_KEY[source], bounds, size, k)
-            return f"{real:g} + {value:.1e}" if allowance else f"{real:g}"
-        cells[f"k = {k}"] = padding.apply(text, axis=1)
+            return f"{real:g} + {value - real:.1e}" if allowance else f"{real:g}"
+        cells[f"k = {k}"] = wide.apply(text, axis=1)
     frame = pd.DataFrame(cells)
     frame.columns.name = "real + allowance" if allowance else "real value"
     return frame.to_string()

@@ -64,6 +64,16 @@ def test_padded_text_without_allowance_shows_the_real_values_only() -> None:
     assert opendp_sum[-4:] == ["10", "20", "30", "40"]
 
 
+def test_padded_text_prints_counts_and_integer_sums_whole() -> None:
+    table = lib.comparison_table(BOUNDS, SIZE, (1, 4))
+    lines = lib.padded_text(table, BOUNDS, SIZE, queries=lib.QUERIES).splitlines()
+    assert lines[2].split() == ["count", "add/remove", "OpenDP", "1", "4"]
+    integer_sum = next(line for line in lines if line.startswith("integer sum")).split()
+    assert integer_sum[-2:] == ["7", "28"]
+    assert "10 + 6.5e-08" in next(line for line in lines if line.startswith("float sum"))
+    assert max(len(line) for line in lines) <= 90  # fits a slide
+
+
 @pytest.mark.parametrize("query", ["count", "integer sum", "float sum", "mean"])
 @pytest.mark.parametrize("k", [1, 2, 3, 4])
 def test_n_copies_give_the_same_add_remove_values_as_n_plus_k(query: str, k: int) -> None:

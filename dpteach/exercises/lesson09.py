@@ -106,15 +106,16 @@ def tie_excess() -> float:
 
 def excess_if_each_adds(spacings: float) -> float:
     """The excess in spacings if every small record after the 1.0 added ``spacings`` u while x's sum is exact (a
-    mistaken rounding rule: 1 for rounding every tie down, which is also the lesson's round-up gap count * (1 - f)
-    misapplied at f = 1.5; 1.5 for no rounding at all)."""
+    mistaken rounding rule: 1 for rounding every tie down; 1.5 for no rounding at all, the answer 0, also reached by
+    thinking a tie rounded down costs nothing)."""
     return SMALL_COUNT * (spacings - SMALL_FRACTION)
 
 
-ROUNDED_DOWN = ("that has each record after the 1.0 add one spacing u, as a round-down would, or the lesson's gap "
-                "1 + count * u * (1 - f), which holds only for 1/2 < f < 1; 1 + 1.5u lies exactly halfway between two "
-                "floats, a tie, and a tie goes to the even neighbour: which one is an even number of spacings above 1?")
-NO_ROUNDING = "1 + 1.5u is not a float32 (floats near 1 are u apart), so every addition after the 1.0 is rounded"
+ROUNDED_DOWN = ("that has each record after the 1.0 add one spacing u, as rounding the tie down would; 1 + 1.5u lies "
+                "exactly halfway between two floats, a tie, and a tie goes to the even neighbour: which one is an even "
+                "number of spacings above 1?")
+NO_ROUNDING = ("0 means no excess: either no rounding at all, but 1 + 1.5u is not a float32 (floats near 1 are u "
+               "apart), or a tie rounded down, which would lose spacings instead; a tie goes to the even neighbour")
 FORGOT_X = "the gap is the difference of two sums: the sum of x grows too, exactly"
 WHOLE_GAP = "the question asks for the excess above the ideal bound 1, counted in spacings u, not for the gap itself"
 
