@@ -36,7 +36,7 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from pandas.io.formats.style import Styler
 
-from dpteach.queries import as_dataset, check_data, check_real
+from dpteach.queries import as_dataset, check_data, check_int, check_real
 
 # The PNG text chunk where save_fig records the font size, in pixels of the saved image, of the smallest text.
 SMALLEST_TEXT_KEY = "dpteach:smallest-text-px"
@@ -534,6 +534,29 @@ def plot_stretch_loss(lam: float, t: float, epsilon: float, title: str) -> Figur
         ax.set(xlabel="z (x's noise units)", ylabel="stretch part of ln(p_x/p_x′)", xlim=(-edge, edge),
                ylim=(-0.75 * epsilon, epsilon), title=title)
         ax.legend(loc="upper center", fontsize=16)
+    return fig
+
+
+def plot_truncation_swap(b: int, title: str) -> Figure:
+    """The swap of lesson 08's private join: user 1 has ``b + 1`` rows in ``purchases``, truncation keeps the first
+    ``b`` (blue, each meeting up to ``a`` rows of ``users``) and drops the last (grey). Removing row 0 lets the
+    dropped row move up and be kept, so row 0's joined rows leave and row ``b``'s arrive.
+    """
+    b = check_int("b", b, 1, 4)
+    _check_text(title, "title")
+    before = [f"row {i}, kept" for i in range(b)] + [f"row {b}, dropped"]
+    after = [f"row {i}, kept" for i in range(1, b)] + [f"row {b}, kept (moved up)"]
+    states = {f"user 1's rows in purchases, before (b = {b})": before, "after removing row 0": after}
+    fig, axes = plt.subplots(1, 2, figsize=(11, 3.4))
+    for ax, (panel, labels) in zip(axes, states.items(), strict=True):
+        for i, label in enumerate(labels):
+            kept = "kept" in label
+            ax.text(0.02, 0.8 - 0.6 / b * i, f"{label} → {'≤ a joined rows' if kept else 'none'}", fontsize=16,
+                    va="center", bbox={"facecolor": "C0" if kept else "lightgrey", "alpha": 0.35, "boxstyle": "round"})
+        ax.set_title(panel, fontsize=16)
+        ax.set(xlim=(0, 1), ylim=(0, 1))
+        ax.axis("off")
+    fig.suptitle(title, y=0.02, va="bottom", fontsize=16)
     return fig
 
 

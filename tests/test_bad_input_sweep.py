@@ -396,6 +396,7 @@ SPECS: tuple[Spec, ...] = (
                                      {"a": [1.0], "b": [1.0]}, {"a": [0.5, 0.5], "b": ["x", "y"]}])),
     _spec(plotting.plot_stretch_loss, {"lam": 0.0658, "t": 8.32, "epsilon": 1.0, "title": "t"},
           lam=positive_bad(), t=positive_bad(), epsilon=positive_bad(), title=NOT_A_STR),
+    _spec(plotting.plot_truncation_swap, {"b": 2, "title": "t"}, b=int_bad(1, 4), title=NOT_A_STR),
     _spec(plotting.plot_k_curves, {"curves": {"a": pd.Series([1.0, 2.0], [1, 2])}, "ylabel": "y", "title": "t"},
           curves=st.sampled_from([None, {}, {"a": None}, {"a": [1.0]}, {"a": pd.Series([math.nan], [1])},
                                   {"a": pd.Series([], dtype=float)}]),

@@ -272,3 +272,13 @@ def test_the_stretch_figure_marks_where_the_wider_noise_leaves_the_band() -> Non
     marker = next(c for c in ax.collections if c.get_linestyle() and c.get_color().tolist()[0][:3] != [0, 0, 0])
     assert marker.get_segments()[0][0][0] == pytest.approx(leaves)
     plt.close(fig)
+
+
+def test_the_swap_figure_keeps_b_rows_and_moves_the_dropped_one_up() -> None:
+    """Lesson 08's swap: b kept rows and one dropped before; after removing row 0, row b is kept."""
+    fig = plotting.plot_truncation_swap(2, "swap")
+    before, after = ([t.get_text() for t in ax.texts] for ax in fig.axes)
+    assert [t.split(" →")[0] for t in before] == ["row 0, kept", "row 1, kept", "row 2, dropped"]
+    assert [t.split(" →")[0] for t in after] == ["row 1, kept", "row 2, kept (moved up)"]
+    assert before[-1].endswith("none") and after[-1].endswith("≤ a joined rows")
+    plt.close(fig)

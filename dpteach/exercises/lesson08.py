@@ -201,8 +201,8 @@ register(
         "08.5", "two tables on which the count moves by a + b",
         (Example(read_join_tables, reaches_a_plus_b),),
         (Mistake(_tables([1, 1], [1]),
-                 "one user only: the count moves by x·y ≤ a·b at most; a protected change "
-                 "may hit two different users"),
+                 "one user only: both changes hit the same key, so the count moves by at most "
+                 "a + b − 1 = 2; use two users"),
          Mistake(_tables([1], [1]),
                  "with one user both changes hit the same key, and x'·y' − x·y stays within a + b − 1"),
          Mistake(_tables([1, 2], [1, 2]),
