@@ -117,6 +117,17 @@ def distance_to_instability(ls_at_distance: Callable[[int], float], b: float, k_
     return low
 
 
+def mean_distance_to_instability(n: int, lower: float, upper: float, b: float) -> int:
+    r"""The corrected :math:`D = \min\{k : A(k) > b\}` for the mean of :math:`n` values in :math:`[l, u]` under
+    add/remove-one neighbours (:func:`mean_ls_at_distance`, so removals count), capped at :math:`n`. It depends on
+    :math:`n` alone: :math:`\lfloor n - (u - l)/b \rfloor + 1` clamped to :math:`[0, n]`; compare
+    :func:`book_distance_to_instability`. Notebook 05.
+    """
+    check_int("n", n, 1)
+    lower, upper = check_bounds(lower, upper)
+    return distance_to_instability(lambda k: mean_ls_at_distance(n, k, lower, upper), check_positive("b", b), n)
+
+
 def book_distance_to_instability(n: int, upper: float, b: float) -> int:
     r"""The chapter's distance, its loop ``while ls_at_distance(df, u, k) < b: k += 1`` as written: the smallest
     :math:`k \in \{0, \dots, n\}` with :math:`u/(n - k + 1) \ge b` (:func:`book_mean_ls_at_distance`), found by
@@ -260,8 +271,7 @@ def ptr_mean(
                                                                                epsilon_release)
     b = check_positive("b", b)
     ptr_threshold(eps_t, delta)  # checks 0 < delta < 1/2 for both kinds of noise
-    n = values.size
-    distance = distance_to_instability(lambda k: mean_ls_at_distance(n, k, lower, upper), b, n)
+    distance = mean_distance_to_instability(values.size, lower, upper, b)
     return _run(float(values.mean()), distance, b, eps_t, eps_r, float(delta), max(abs(lower), abs(upper)),
                 check_rng(rng), noise)
 

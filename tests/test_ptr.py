@@ -14,6 +14,7 @@ from dpteach.ptr import (
     book_mean_ls_at_distance,
     book_threshold,
     distance_to_instability,
+    mean_distance_to_instability,
     mean_ls_at_distance,
     median_distance_to_instability,
     median_ls_at_distance,
@@ -114,6 +115,18 @@ def test_distance_to_instability_matches_a_linear_scan():
 def test_adult_distances_book_and_corrected():
     assert book_distance_to_instability(N_ADULT, 100.0, 0.005) == 12_562  # the chapter's loop stops at A >= b
     assert distance_to_instability(lambda k: mean_ls_at_distance(N_ADULT, k, 0.0, 100.0), 0.005, N_ADULT) == 12_562
+    assert mean_distance_to_instability(N_ADULT, 0.0, 100.0, 0.005) == 12_562
+
+
+@pytest.mark.parametrize(("n", "b", "book", "corrected"),
+                         [(32_561, 0.0051, 12_955, 12_954), (19_606, 0.0051, 0, 0), (19_607, 0.0051, 1, 0),
+                          (19_608, 0.0051, 2, 1)])
+def test_corrected_mean_distance_is_one_below_the_chapters_unless_u_over_b_is_whole(n, b, book, corrected):
+    assert book_distance_to_instability(n, 100.0, b) == book
+    assert mean_distance_to_instability(n, 0.0, 100.0, b) == corrected
+    closed_form = min(max(math.floor(n - 100.0 / b) + 1, 0), n)
+    assert corrected == closed_form
+    assert corrected == distance_to_instability(lambda k: mean_ls_at_distance(n, k, 0.0, 100.0), b, n)
 
 
 @pytest.mark.parametrize(("b", "k_max", "error"), [(0.0, 3, ValueError), (1.0, -1, ValueError), (1.0, 2.0, ValueError)])
