@@ -70,10 +70,10 @@ INTEGER_HINTS = ((SUM_D_IN * width(SUM_BOUNDS), INTEGER_AS_FLOAT), (SUM_D_IN * m
 MEAN_BOUNDS, MEAN_SIZE, MEAN_K = (0, 10), 5, 5
 
 
-def mean_pair() -> tuple[float, float]:
-    """(OpenDP's bound, dpteach's exact value) for the add/remove mean at distance ``MEAN_K``."""
-    return (opendp_bound("mean", "add/remove", MEAN_BOUNDS, MEAN_SIZE, MEAN_K),
-            dpteach_value("mean", "add/remove", MEAN_BOUNDS, MEAN_SIZE, MEAN_K))
+def exact_mean() -> float:
+    """dpteach's exact value for the add/remove mean at distance ``MEAN_K`` (OpenDP's bound, k(U - L)/n, is stated in
+    the lesson; the student reasons out only this one)."""
+    return dpteach_value("mean", "add/remove", MEAN_BOUNDS, MEAN_SIZE, MEAN_K)
 
 
 def resized_formula(k: int) -> float:
@@ -82,11 +82,6 @@ def resized_formula(k: int) -> float:
 
 
 LESSON_MEAN = 3 * 10 / 4  # the lesson's dpteach mean at k = n = 4 on [-3, 7], (n - 1)(U - L)/n
-
-
-def kept_formula() -> float:
-    """(n - 1)(U - L)/n: at k = n at most n - 1 records of a release can leave (all n would need an addition)."""
-    return (MEAN_SIZE - 1) * width(MEAN_BOUNDS) / MEAN_SIZE
 
 
 # --- Exercise 4: one and a half spacings, a tie on every addition --------------------------------------------------
@@ -118,17 +113,22 @@ NO_ROUNDING = ("0 means no excess: either no rounding at all, but 1 + 1.5u is no
                "apart), or a tie rounded down, which would lose spacings instead; a tie goes to the even neighbour")
 FORGOT_X = "the gap is the difference of two sums: the sum of x grows too, exactly"
 WHOLE_GAP = "the question asks for the excess above the ideal bound 1, counted in spacings u, not for the gap itself"
+ABSOLUTE_UNITS = "counted in spacings u: divide the excess by u"
 
 
 @dataclass(frozen=True)
 class ExcessNumber(Number):
     """The excess in spacings; any answer strictly between 1 and 1.001 is a gap typed instead of the excess (1 plus a
-    few hundred spacings, however rounded) and gets :data:`WHOLE_GAP`'s hint."""
+    few hundred spacings, however rounded) and gets :data:`WHOLE_GAP`'s hint; a positive answer below 0.001 is an
+    excess typed in absolute units and gets :data:`ABSOLUTE_UNITS`'s."""
 
     def judge(self, mine: object, language: Language) -> tuple[bool, str | None]:
         if self.same(mine, self.truth()):
             return True, None
-        return False, WHOLE_GAP if 1 < float(mine) < 1.001 else None  # type: ignore[arg-type]
+        value = float(mine)  # type: ignore[arg-type]
+        if 1 < value < 1.001:
+            return False, WHOLE_GAP
+        return False, ABSOLUTE_UNITS if 0 < value < 0.001 else None
 
 
 register(
@@ -166,20 +166,13 @@ register(
     ),
     Exercise(
         "09.3", "the resized mean against the exact one",
-        (Number(lambda: mean_pair()[0]), Number(lambda: mean_pair()[1])),
-        (Mistake((resized_formula(MEAN_K), resized_formula(MEAN_K)),
-                 "the second number cannot keep growing: at k = n a neighbour keeps a record of the release "
-                 "(removing all n needs an addition, distance n + 1)"),
-         Mistake((kept_formula(), kept_formula()),
-                 "OpenDP's pipeline resizes: k added records can replace all n records of the subset, so its map "
-                 "keeps growing with k"),
-         Mistake((resized_formula(MEAN_K), LESSON_MEAN),
+        (Number(exact_mean),),
+        (Mistake(resized_formula(MEAN_K),
+                 "that is OpenDP's resized bound k(U - L)/n; dpteach's exact value cannot keep growing: at k = n a "
+                 "neighbour keeps a record of the release (removing all n needs an addition, distance n + 1)"),
+         Mistake(LESSON_MEAN,
                  "7.5 is the lesson's value at n = 4; here n = 5: at most n - 1 of the n records can leave"),
-         Mistake((kept_formula(), resized_formula(MEAN_K)),
-                 "the two numbers are swapped: OpenDP's map comes first and grows with k; dpteach's comes second and "
-                 "stops at n - 1 records leaving"),
-         Mistake((resized_formula(1), resized_formula(1)),
-                 "those are the values at k = 1; the question asks about k = n")),
+         Mistake(resized_formula(1), "that is the value at k = 1; the question asks about k = n")),
     ),
     Exercise(
         "09.4", "one and a half spacings",
