@@ -41,9 +41,10 @@ width plus :math:`e^{\varepsilon}` times the other's. On an event at the edge of
 :math:`\sqrt{2q(1-q)L/N} + L/N`; :func:`detection_threshold` computes them exactly. With :math:`N = 50\,000`,
 :math:`L \approx 20` (about 120 events), :math:`\varepsilon = 1` and :math:`p = 0.05`: :math:`w_p \approx 0.006`,
 :math:`w_q \approx 0.004`, and a violation must exceed about :math:`0.006 + e \cdot 0.004 \approx 0.017` to be
-seen (:func:`planted_leak_batch` plants violations of known size to measure it; notebook 10). The widths grow
-with :math:`p`: near :math:`p = 1/2` (with :math:`\delta = 0.01`) the threshold is about 0.044, above the real
-violation of 0.014 that the book's PTR has on the :math:`4 \mid 5` pair.
+seen (:func:`planted_leak_batch` plants violations of known size to measure it; notebook 10). The threshold
+grows with :math:`p` up to about 0.047 near :math:`p = 0.7` (past :math:`p = 1/2`, :math:`w_p` shrinks while
+:math:`w_q` still grows); on the book's PTR event of the :math:`4 \mid 5` pair (:math:`p \approx 0.49`,
+:math:`\delta = 0.01`) it is about 0.044, above the real violation of 0.014 there.
 
 **Limits.** An audit can find violations, never prove privacy. It tests one pair, chosen by hand (a pass says
 nothing about the pairs not tried), one family of events built from quantile bins (a leak confined to a tiny
