@@ -156,7 +156,7 @@ def show_smooth_case(case: tuple) -> str:
 register(
     Exercise(
         "06.1", "Definition 19, repaired",
-        (Number(lambda: math.exp(_beta(PUBLIC_SIZE, EPSILON_1)), decimals=4),),
+        (Number(lambda: math.exp(_beta(PUBLIC_SIZE, EPSILON_1)), decimals=5),),
         (Mistake(1.0,
                  {"en": "Definition 19's S can fall below S*: leaving out k = 0 loses up to a factor e^(−β)",
                   "zh": "书中框架（k 从 1 开始）的 S 可能小于 S*：漏掉 k = 0 最多会损失一个因子 e^(−β)"}),
@@ -185,6 +185,9 @@ register(
          Mistake(survey_final(_beta(SURVEY_SIZE)),
                  {"en": "that β uses δ = 1/n² from the private n = 50; take δ from the published size bound N = 100",
                   "zh": "那个 β 用的是由私有的 n = 50 得到的 δ = 1/n²；δ 应当取自公开的数据量上界 N = 100"}),
+         Mistake(survey_final(_beta(PUBLIC_SIZE)),
+                 {"en": "that β uses the lesson's δ = 1/48,842²; δ must come from this survey's public N = 100",
+                  "zh": "那个 β 用的是课文的 δ = 1/48,842²；δ 应当取自这项调查公开的 N = 100"}),
          Mistake(survey_final(_beta(SURVEY_BOUND), book=True),
                  {"en": "that uses the chapter's u/(n − k + 1), which leaves out removals; use (u − l)/max(n − k, 1)",
                   "zh": "那用的是书中的 u/(n − k + 1)，它没有算删除；应当用 (u − l)/max(n − k, 1)"}),
