@@ -560,6 +560,64 @@ def plot_truncation_swap(b: int, title: str) -> Figure:
     return fig
 
 
+# Appendix A2's two Gaussian routes: (line style, label offset in points, label alignment, short name).
+_GAUSSIAN_ROUTES = {"Gaussian via zCDP (loose)": ("C3--", (-30, 48), "right", "zCDP route"),
+                    "analytic Gaussian (exact)": ("C1-", (24, -34), "left", "exact")}
+
+
+def plot_noise_vs_groups(groups: Sequence[int], laplace_sd: Sequence[float], gaussian_sd: Mapping[str, Sequence[float]],
+                         sigmas: Mapping[str, float], crossover: Mapping[str, int], epsilon: float,
+                         delta: float) -> Figure:
+    r"""Appendix A2: the noise standard deviation on each clinic count against :math:`G`, Laplace
+    (:math:`\sqrt2\,G/\varepsilon`) beside the two Gaussian calibrations (:math:`\sigma\sqrt G`), each marked where
+    it first wins (``crossover``), with the Tumult guide's grid :math:`G \le 5` shaded.
+
+    ``gaussian_sd``, ``sigmas`` and ``crossover`` are keyed by the two route names of :data:`_GAUSSIAN_ROUTES`.
+    """
+    g_values = check_data(groups, "groups")
+    if g_values.size < 2 or (np.diff(g_values) != 1).any() or g_values[0] != 1:
+        raise ValueError("groups must be 1, 2, ..., G_max (at least two values)")
+    laplace = check_data(laplace_sd, "laplace_sd")
+    if laplace.shape != g_values.shape:
+        raise ValueError("laplace_sd must hold one value per group count")
+    for name, value in (("gaussian_sd", gaussian_sd), ("sigmas", sigmas), ("crossover", crossover)):
+        if not isinstance(value, Mapping) or set(value) != set(_GAUSSIAN_ROUTES):
+            raise ValueError(f"{name} must map exactly {sorted(_GAUSSIAN_ROUTES)}, got {value!r}")
+    curves = {name: check_data(values, f"gaussian_sd[{name!r}]") for name, values in gaussian_sd.items()}
+    if any(curve.shape != g_values.shape for curve in curves.values()):
+        raise ValueError("gaussian_sd must hold one value per group count for each route")
+    for name, g in crossover.items():
+        if isinstance(g, bool) or not isinstance(g, int | np.integer) or not 1 <= g <= g_values.size:
+            raise ValueError(f"crossover[{name!r}] must be a group count in 1..{g_values.size}, got {g!r}")
+    for name, sigma in sigmas.items():
+        if not 0 < check_real(f"sigmas[{name!r}]", sigma, "a finite number > 0") < math.inf:
+            raise ValueError(f"sigmas[{name!r}] must be a finite number > 0, got {sigma!r}")
+    epsilon = check_real("epsilon", epsilon, "a finite number > 0")
+    delta = check_real("delta", delta, "a number in (0, 1)")
+    if not 0 < epsilon < math.inf:
+        raise ValueError(f"epsilon must be a finite number > 0, got {epsilon!r}")
+    if not 0 < delta < 1:
+        raise ValueError(f"delta must be a number in (0, 1), got {delta!r}")
+    fig, ax = plt.subplots(figsize=(9, 4.2))
+    ax.plot(g_values, laplace, color="C0")
+    ax.annotate("Laplace, pure ε-DP:\nsd √2·G/ε", (g_values[-1], laplace[-1]), (6, 0), textcoords="offset points",
+                va="center", color="C0")
+    for name, (style, offset, align, short) in _GAUSSIAN_ROUTES.items():
+        g, sd = crossover[name], curves[name]
+        ax.plot(g_values, sd, style, marker="o", markevery=[g - 1])
+        ax.annotate(f"Gaussian, {short}:\nsd {sigmas[name]:.2f}·√G", (g_values[-1], sd[-1]), (6, 0),
+                    textcoords="offset points", va="center", color=style[:2])
+        ax.annotate(f"{short}:\nGaussian wins from G = {g}", (g, sd[g - 1]), offset,
+                    textcoords="offset points", ha=align, arrowprops={"arrowstyle": "-", "color": "grey"})
+    ax.axvspan(0.5, 5.5, color="grey", alpha=0.12)
+    ax.text(3, 0.97, "the guide's\ngrid, G ≤ 5", transform=ax.get_xaxis_transform(), ha="center", va="top")
+    ax.set(xlim=(0.5, g_values[-1] + 0.5), ylim=(0, None), ylabel="noise standard deviation (lower is better)",
+           xlabel="G = MaxGroupsPerID: clinics one patient may count in (R = 1 visit per clinic)",
+           title=f"Noise on each clinic count at the same (ε = {epsilon:g}, δ = 10$^{{{math.log10(delta):.0f}}}$)-DP "
+           "promise")
+    return fig
+
+
 # One slide-sized panel for a few curves over k (notebook 02): sizes in points, larger than the style's 13 pt.
 CURVE_TEXT_PT = {"title": 20, "label": 18, "ticks": 16, "values": 17}
 

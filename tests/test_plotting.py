@@ -282,3 +282,19 @@ def test_the_swap_figure_keeps_b_rows_and_moves_the_dropped_one_up() -> None:
     assert [t.split(" →")[0] for t in after] == ["row 1, kept", "row 2, kept (moved up)"]
     assert before[-1].endswith("none") and after[-1].endswith("≤ a joined rows")
     plt.close(fig)
+
+
+def test_the_noise_figure_marks_each_gaussian_route_where_it_first_wins() -> None:
+    """Appendix A2's figure: each Gaussian route's one marker sits at its crossover G, on its own curve."""
+    groups = np.arange(1, 31)
+    laplace = np.sqrt(2) * groups
+    routes = {"Gaussian via zCDP (loose)": 5.35, "analytic Gaussian (exact)": 4.22}
+    gaussian = {name: sigma * np.sqrt(groups) for name, sigma in routes.items()}
+    crossover = {name: int(groups[np.argmax(sd < laplace)]) for name, sd in gaussian.items()}
+    fig = plotting.plot_noise_vs_groups(groups, laplace, gaussian, routes, crossover, 1.0, 1e-6)
+    laplace_line, *route_lines = fig.axes[0].lines
+    assert laplace_line.get_ydata() == pytest.approx(laplace)
+    for line, g in zip(route_lines, crossover.values(), strict=True):
+        assert line.get_markevery() == [g - 1] and line.get_ydata()[g - 1] < laplace[g - 1]
+    assert crossover == {"Gaussian via zCDP (loose)": 15, "analytic Gaussian (exact)": 9}
+    plt.close(fig)
