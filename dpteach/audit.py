@@ -805,10 +805,10 @@ def case(pair: AuditPair, short: str) -> AuditCase:
         raise TypeError(f"pair must be an AuditPair such as SUM_PAIR, got {type(pair).__name__}")
     if not isinstance(short, str):
         raise TypeError(f"short must be a str, got {type(short).__name__}")
-    labels = [c.short for c in CASES if c.pair == pair]
-    if short not in labels:
-        raise ValueError(f"short = {short!r} names no case on the pair {pair.label!r}; its cases are {labels}")
-    return next(c for c in CASES if c.pair == pair and c.short == short)
+    on_pair = {c.short: c for c in CASES if c.pair == pair}
+    if short not in on_pair:
+        raise ValueError(f"short = {short!r} names no case on the pair {pair.label!r}; its cases are {list(on_pair)}")
+    return on_pair[short]
 
 
 def verdict_table(cases: tuple[AuditCase, ...] = CASES, seed: int = 0) -> pd.DataFrame:
