@@ -171,6 +171,10 @@ register(
          Mistake((truncated(threshold_truth()[0]), threshold_truth()[1]),
                  {"en": "close, but round the threshold to two decimals rather than cutting the rest off",
                   "zh": "很接近了，但请把阈值四舍五入到两位小数，不要直接截掉后面的位数"}),
+         Mistake(threshold_answer(ptr.ptr_threshold_discrete(TEST_EPSILON, PUBLIC_DELTA)),
+                 {"en": "that is the discrete test's integer threshold (the snapping section); this exercise asks "
+                        "for the continuous t",
+                  "zh": "那是离散测试的整数阈值（吸附机制那一节）；这道练习问的是连续测试的 t"}),
          Mistake(threshold_answer(ptr.ptr_threshold(TEST_EPSILON, 1 / LESSON_SIZE**2)),
                  {"en": "δ = 1/n² uses the private size n = 32,561; this lesson's δ comes from UCI's published size N",
                   "zh": "δ = 1/n² 用的是私有的数据量 n = 32,561；本课的 δ 来自 UCI 公布的记录数 N"})),
