@@ -43,12 +43,14 @@ def book_ptr_audit_without_delta(n_samples: int) -> audit.AuditResult:
                        seed=AUDIT_SEED)
 
 
-def resolution(n_samples: int, p: float | None = None) -> float:
+def resolution(n_samples: int, p: float | None = None, delta: float | None = None) -> float:
     """The audit's resolution :func:`dpteach.audit.detection_threshold` with ``n_samples`` runs per dataset at the
-    event of probability ``p``: by default the one where theory puts the case's largest violation."""
+    event of probability ``p``: by default the one where theory puts the case's largest violation, and the case's
+    ``delta`` (``delta=0.0`` is the slip of leaving it out)."""
     case = book_ptr_at_claimed_epsilon()
     p = case.theory()[1] if p is None else p
-    return audit.detection_threshold(p, case.epsilon, case.delta, n_samples=n_samples)[2]
+    delta = case.delta if delta is None else delta
+    return audit.detection_threshold(p, case.epsilon, delta, n_samples=n_samples)[2]
 
 
 # --- Exercise 2: enough chunks ---------------------------------------------------------------------------------
@@ -135,12 +137,14 @@ def mistake_one_chunk_kept(n_records: int, n_chunks: int) -> float:
 register(
     Exercise(
         "10.1", "ε̂, the resolution and the verdict at 5,000 runs",
-        (Number(lambda: book_ptr_audit(FEW_RUNS).epsilon_lower), Number(lambda: resolution(FEW_RUNS)),
+        (Number(lambda: book_ptr_audit(FEW_RUNS).epsilon_lower), Number(lambda: resolution(FEW_RUNS), decimals=3),
          Choice(("yes", "no"), "no")),
         (Mistake((book_ptr_audit(50_000).epsilon_lower, resolution(50_000), "no"),
                  "those are the numbers for 50,000 runs per dataset, the table's; ask for 5,000"),
          Mistake((book_ptr_audit(FEW_RUNS).epsilon_lower, resolution(50_000), "no"),
                  "that resolution is for 50,000 runs per dataset: pass n_samples=5_000"),
+         Mistake((book_ptr_audit(FEW_RUNS).epsilon_lower, resolution(FEW_RUNS, delta=0.0), "no"),
+                 "that resolution leaves δ at its default 0; the claim has δ = 0.01: pass it to detection_threshold"),
          Mistake((book_ptr_audit(FEW_RUNS).epsilon_lower, book_ptr_at_claimed_epsilon().theory()[0], "no"),
                  "that is theory's violation itself; the resolution is the third value detection_threshold "
                  "returns, the smallest violation the audit can see there"),
