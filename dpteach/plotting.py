@@ -504,12 +504,12 @@ def plot_privacy_loss(z: Sequence[float], densities: Mapping[str, Sequence[float
 
 def plot_stretch_loss(lam: float, t: float, epsilon: float, title: str) -> Figure:
     r"""The stretch part of the privacy loss between Laplace noises whose widths differ by :math:`e^{\lambda}`
-    (lesson 04), at every output :math:`z` in the first noise's units: :math:`\pm\lambda - |z|(1 - e^{\mp\lambda})`
-    for the second noise narrower (red) and wider (blue).
+    (lesson 04), for both orders of the pair, each at every output :math:`z` in its first dataset's noise units:
+    :math:`\lambda - |z|(1 - e^{-\lambda})` when the second noise is the wider one (blue, at most :math:`\lambda`)
+    and :math:`-\lambda + |z|(e^{\lambda} - 1)` in the reverse order (red).
 
-    It draws the band :math:`\pm\varepsilon/2`, shades the tail :math:`|z| > t` (probability :math:`e^{-t}`), and
-    marks where the blue curve leaves the band, :math:`|z| = (\varepsilon/2 + \lambda)/(1 - e^{-\lambda})`, which is
-    :math:`t\,e^{\beta}` when :math:`\lambda = \beta` and :math:`t = (\varepsilon/2 + \beta)/(e^{\beta} - 1)`.
+    It draws the line :math:`\varepsilon/2` and shades the tail :math:`|z| > t` (probability :math:`e^{-t}`), where
+    the red curve passes :math:`\varepsilon/2` when :math:`t = (\varepsilon/2 + \lambda)/(e^{\lambda} - 1)`.
     """
     lam = check_real("lam", lam, "a finite number > 0")
     t = check_real("t", t, "a finite number > 0")
@@ -520,19 +520,19 @@ def plot_stretch_loss(lam: float, t: float, epsilon: float, title: str) -> Figur
     _check_text(title, "title")
     edge = max(12.0, 1.2 * t)
     z = np.linspace(-edge, edge, 961)
-    leaves = (epsilon / 2 + lam) / -math.expm1(-lam)  # where the blue curve reaches -ε/2
     with plt.rc_context({"font.size": 18, "axes.titlesize": 19, "axes.labelsize": 19, "lines.linewidth": 3.5}):
         fig, ax = plt.subplots(figsize=(12.8, 7.2))
-        ax.plot(z, -lam - np.abs(z) * math.expm1(-lam), color="#d62728", label="x′'s noise narrower (λ = −β)")
-        ax.plot(z, lam + np.abs(z) * math.expm1(-lam), color="#3182bd", label="x′'s noise wider (λ = β)")
-        ax.hlines([epsilon / 2, -epsilon / 2], -edge, edge, color="black", linestyle="--", linewidth=2, label="±ε/2")
-        ax.axvspan(t, edge, color="#ff7f0e", alpha=0.3, label="|z| > t: probability e^(−t) under x")
+        ax.plot(z, -lam + np.abs(z) * math.expm1(lam), color="#d62728",
+                label="x′ against x (reverse order): passes ε/2 at t")
+        ax.plot(z, lam + np.abs(z) * math.expm1(-lam), color="#3182bd",
+                label="x against x′ (x′'s noise wider): at most β")
+        ax.hlines(epsilon / 2, -edge, edge, color="black", linestyle="--", linewidth=2,
+                  label="ε/2: the stretch's share")
+        ax.axvspan(t, edge, color="#ff7f0e", alpha=0.3, label="|z| > t: probability e^(−t) under x′")
         ax.axvspan(-edge, -t, color="#ff7f0e", alpha=0.3)
         ax.text(t, 0.05 * epsilon, f"t = {t:.1f} ", fontsize=18, ha="right")
-        ax.vlines(leaves, -0.75 * epsilon, -epsilon / 2, color="#3182bd", linestyle=":", linewidth=2.5)
-        ax.text(leaves, -0.68 * epsilon, f"t·e^β = {leaves:.1f} ", fontsize=18, ha="right", color="#3182bd")
-        ax.set(xlabel="z (x's noise units)", ylabel="stretch part of ln(p_x/p_x′)", xlim=(-edge, edge),
-               ylim=(-0.75 * epsilon, epsilon), title=title)
+        ax.set(xlabel="z (in the first dataset's noise units)", ylabel="stretch part of the privacy loss",
+               xlim=(-edge, edge), ylim=(-0.75 * epsilon, epsilon), title=title)
         ax.legend(loc="upper center", fontsize=16)
     return fig
 

@@ -258,19 +258,19 @@ def test_two_columns_of_data_make_a_2_by_2_grid_for_a_16_9_slide(tmp_path) -> No
         assert 1.4 <= width / height <= 2.0, (name, width / height)
 
 
-def test_the_stretch_figure_marks_where_the_wider_noise_leaves_the_band() -> None:
-    """Lesson 04's figure: the blue curve (x′'s noise wider by e^β) reaches −ε/2 at t·e^β, where it is marked."""
+def test_the_stretch_figure_shows_the_reverse_order_passing_half_epsilon_at_t() -> None:
+    """Lesson 04's figure: in the reverse order (red) the stretch's loss reaches ε/2 at t, where the shaded tail
+    starts; in the lesson's order (blue, x′'s noise wider by e^β) it never exceeds β."""
     beta, epsilon = 0.0658, 1.0
     t = (epsilon / 2 + beta) / math.expm1(beta)
     fig = plotting.plot_stretch_loss(beta, t, epsilon, "stretch")
     ax = fig.axes[0]
     red, blue = ax.lines[:2]
-    z, loss = blue.get_data()
-    leaves = t * math.exp(beta)
-    assert np.interp(leaves, z[z > 0], loss[z > 0]) == pytest.approx(-epsilon / 2, abs=1e-3)
-    assert np.interp(0.0, *red.get_data()) == pytest.approx(-beta) and loss[len(z) // 2] == pytest.approx(beta)
-    marker = next(c for c in ax.collections if c.get_linestyle() and c.get_color().tolist()[0][:3] != [0, 0, 0])
-    assert marker.get_segments()[0][0][0] == pytest.approx(leaves)
+    z, loss = red.get_data()
+    assert np.interp(t, z[z > 0], loss[z > 0]) == pytest.approx(epsilon / 2, abs=1e-3)
+    assert loss[len(z) // 2] == pytest.approx(-beta)
+    assert blue.get_data()[1].max() == pytest.approx(beta)
+    assert ax.patches[0].get_x() == pytest.approx(t)  # the shaded tail |z| > t
     plt.close(fig)
 
 
