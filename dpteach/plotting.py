@@ -472,6 +472,7 @@ def plot_privacy_loss(z: Sequence[float], densities: Mapping[str, Sequence[float
 
     ``densities`` holds exactly two curves over the grid ``z``; the right panel shades the band
     :math:`[-\varepsilon, \varepsilon]` that an :math:`\varepsilon`-DP mechanism keeps the loss in (lesson 01).
+    Dotted lines on both panels mark where each density peaks (for Laplace noise, the true value it is centred on).
     """
     grid = check_data(z, "z")
     if grid.size < 2 or (np.diff(grid) <= 0).any():
@@ -488,13 +489,16 @@ def plot_privacy_loss(z: Sequence[float], densities: Mapping[str, Sequence[float
     (first, p), (second, q) = curves.items()
     fig, (left, right) = plt.subplots(1, 2, figsize=(11.0, 4.2))
     for label, curve in curves.items():
-        left.plot(grid, curve, label=label)
+        line, = left.plot(grid, curve, label=label)
+        peak = grid[int(np.argmax(curve))]
+        for axes in (left, right):
+            axes.axvline(peak, color=line.get_color(), linestyle=":", linewidth=1.5)
     left.set(xlabel="released value z", ylabel="density", title="output densities")
     left.legend()
     right.axhspan(-epsilon, epsilon, color="#cfe3f3", label=f"allowed band: -ε to ε (ε = {epsilon:g})")
     right.plot(grid, np.log(p / q), color="#333333", label="privacy loss")
     right.set(xlabel="released value z", ylabel="privacy loss", ylim=(-1.6 * epsilon, 1.6 * epsilon),
-              title=f"privacy loss ln( density {first} / density {second} )")
+              title=f"privacy loss ln(density {first} / density {second})")
     fig.suptitle(title)
     # the legend sits below the panel, so the ±ε band fills the panel's height
     right.legend(loc="upper center", bbox_to_anchor=(0.5, -0.3), ncol=2, frameon=False)

@@ -131,8 +131,10 @@ def test_privacy_loss_panel_shows_the_log_ratio_inside_the_epsilon_band() -> Non
     p, q = [0.1, 0.4, 0.2, 0.1], [0.05, 0.2, 0.4, 0.2]
     fig = plotting.plot_privacy_loss(z, {"x": p, "x'": q}, 1.0, "t")
     right = fig.axes[1]
-    (loss,) = right.get_lines()
+    (loss,) = [line for line in right.get_lines() if line.get_label() == "privacy loss"]
     assert list(loss.get_ydata()) == pytest.approx([math.log(a / b) for a, b in zip(p, q, strict=True)])
+    for axes in fig.axes[:2]:  # dotted lines mark each density's peak, on both panels
+        assert sorted(line.get_xdata()[0] for line in axes.get_lines() if line.get_linestyle() == ":") == [0.0, 5.0]
     assert right.get_ylim()[0] < -1.0 and right.get_ylim()[1] > 1.0  # the band's edges are inside the view
     with pytest.raises(ValueError, match="densities"):
         plotting.plot_privacy_loss(z, {"x": p, "x'": [0.1, 0.0, 0.2, 0.1]}, 1.0, "t")

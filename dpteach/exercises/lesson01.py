@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from dpteach.exercises.core import Choice, Exercise, Mistake, Number, register
+import math
+
+from dpteach.exercises.core import Choice, Exercise, Function, Mistake, Number, register
 from dpteach.promise import group_epsilon, laplace_scale, odds_bound, posterior_bound, sequential_composition
 from dpteach.sensitivity import neighbours_of
 
@@ -16,8 +18,10 @@ def neighbour_count(relation: str) -> int:
     return len(neighbours_of(RELEASE, UNIVERSE, "sum", relation=relation))
 
 
-# Exercise 2: a sum of absence days, each at most 10
-SUM_DELTA, SUM_EPSILON, PAIR_MOVE = 10, 0.5, 4
+# Exercise 2: a sum of absence days, each at most 10; the student writes privacy_loss(z, sum_x, sum_x_prime, scale)
+SUM_DELTA, SUM_EPSILON = 10, 0.5
+# outputs below, between and above both sums, the two sums either way round, and scales other than the exercise's
+LOSS_CASES = ((0, 6, 10, 5), (30, 6, 16, 10), (8, 6, 16, 10), (11, 6, 16, 10), (-5, 16, 6, 2.5), (12, 10, 6, 4))
 # Exercise 3: a prior of 10 % and epsilon = 1
 PRIOR, ODDS_EPSILON = 0.1, 1.0
 # Exercise 4: a sum at 0.5 and a count at 0.25 (the likely slip charges the mean again, at the count's 0.25),
@@ -30,6 +34,23 @@ FAMILY, FAMILY_EPSILON = 3, 0.5
 def _from_odds(odds: float) -> float:
     """The probability whose odds are ``odds``."""
     return odds / (1 + odds)
+
+
+def privacy_loss(z: float, sum_x: float, sum_x_prime: float, scale: float) -> float:
+    """The privacy loss ln(p_x(z) / p_x'(z)) between Laplace noises of ``scale`` centred at the two sums."""
+    return (abs(z - sum_x_prime) - abs(z - sum_x)) / scale
+
+
+def _loss_upside_down(z: float, sum_x: float, sum_x_prime: float, scale: float) -> float:
+    return -privacy_loss(z, sum_x, sum_x_prime, scale)
+
+
+def _ratio_without_log(z: float, sum_x: float, sum_x_prime: float, scale: float) -> float:
+    return math.exp(privacy_loss(z, sum_x, sum_x_prime, scale))
+
+
+def _loss_at_a_fixed_scale(z: float, sum_x: float, sum_x_prime: float, scale: float) -> float:
+    return privacy_loss(z, sum_x, sum_x_prime, SUM_DELTA / SUM_EPSILON)
 
 
 def prior_times(factor: float) -> float:
@@ -55,19 +76,19 @@ register(
                               "and which came in?")),
     ),
     Exercise(
-        "01.2", "a Laplace scale and the privacy loss of one pair",
-        (Number(lambda: laplace_scale(SUM_DELTA, SUM_EPSILON)),
-         Number(lambda: PAIR_MOVE / laplace_scale(SUM_DELTA, SUM_EPSILON))),
-        (Mistake((SUM_DELTA * SUM_EPSILON, PAIR_MOVE / (SUM_DELTA * SUM_EPSILON)),
-                 "the scale divides the sensitivity by ε; it does not multiply it"),
-         Mistake((SUM_EPSILON / SUM_DELTA, PAIR_MOVE / (SUM_EPSILON / SUM_DELTA)),
-                 "ε / Δ is upside down: a larger sensitivity needs more noise"),
-         Mistake((SUM_DELTA, PAIR_MOVE / SUM_DELTA), "the scale is Δ / ε: a smaller ε needs more noise"),
-         Mistake((laplace_scale(SUM_DELTA, SUM_EPSILON), PAIR_MOVE / SUM_DELTA),
-                 "the loss divides the move by the scale b = Δ / ε, not by Δ"),
-         Mistake((laplace_scale(SUM_DELTA, SUM_EPSILON), SUM_EPSILON),
-                 "the loss reaches ε only for a pair whose sums differ by the full Δ; this pair moves the sum by "
-                 "less")),
+        "01.2", "a Laplace scale, and the privacy loss in code",
+        (Number(lambda: laplace_scale(SUM_DELTA, SUM_EPSILON)), Function(lambda: LOSS_CASES, privacy_loss)),
+        (Mistake((SUM_DELTA * SUM_EPSILON, privacy_loss), "the scale divides the sensitivity by ε; it does not "
+                                                          "multiply it"),
+         Mistake((SUM_EPSILON / SUM_DELTA, privacy_loss), "ε / Δ is upside down: a larger sensitivity needs more "
+                                                          "noise"),
+         Mistake((SUM_DELTA, privacy_loss), "the scale is Δ / ε: a smaller ε needs more noise"),
+         Mistake((laplace_scale(SUM_DELTA, SUM_EPSILON), _loss_upside_down),
+                 "the density under x goes on top: ln(p_x(z) / p_x'(z)), positive where x is the likelier"),
+         Mistake((laplace_scale(SUM_DELTA, SUM_EPSILON), _ratio_without_log),
+                 "that is the ratio of the densities; the privacy loss is its logarithm (np.log)"),
+         Mistake((laplace_scale(SUM_DELTA, SUM_EPSILON), _loss_at_a_fixed_scale),
+                 "use the argument scale, not a fixed number: the check tries other scales too")),
     ),
     Exercise(
         "01.3", "what ε = 1 does to a 10 % guess",
@@ -108,7 +129,7 @@ register(
     Exercise(
         "01.6", "a δ for ten thousand people",
         (Choice(("a", "b", "c", "d"), "c"),),
-        (Mistake("a", "with δ = 0.01 a mechanism may publish a hundred people's records in full"),
+        (Mistake("a", "with δ = 0.01 a mechanism may publish a hundred records drawn at random, in full"),
          Mistake("b", "under replace-one, a mechanism that publishes one of n records drawn at random is "
                       "(0, 1/n)-DP: δ must be far smaller than 1/n"),
          Mistake("d", "ε does not limit what δ allows: publishing one of n records at random in full is "
