@@ -21,21 +21,26 @@ def changes_at(d_in: int) -> int:
     return d_in // 2
 
 
-# --- Exercise 2: the same bounds, two types: OpenDP's unsized float and integer sums under add/remove ----------------
+# --- Exercise 2: OpenDP's unsized float sum under add/remove, on bounds across zero and on bounds of one sign -------
 
-SUM_BOUNDS, SUM_D_IN, SUM_SIZE = (-5, 2), 3, 2  # SUM_SIZE is unused by the unsized add/remove sums
+SUM_BOUNDS, ONE_SIGN_BOUNDS, SUM_D_IN, SUM_SIZE = (-5, 2), (5, 8), 3, 2  # SUM_SIZE is unused by the unsized sums
 
 
 def sum_bounds() -> tuple[float, float]:
-    """OpenDP's own answers (float sum, integer sum), asked only when a check runs: building them switches on OpenDP's
-    ``contrib`` feature, and importing the exercises must not: the lesson switches it on in the open, where a student
-    sees it. The mistakes below are the formulas a student might use instead."""
-    return (opendp_bound("float sum", "add/remove", SUM_BOUNDS, SUM_SIZE, SUM_D_IN),
-            opendp_bound("integer sum", "add/remove", SUM_BOUNDS, SUM_SIZE, SUM_D_IN))
+    """OpenDP's own answers (the float sum on each pair of bounds), asked only when a check runs: building them
+    switches on OpenDP's ``contrib`` feature, and importing the exercises must not: the lesson switches it on in the
+    open, where a student sees it. The mistakes below are the formulas a student might use instead."""
+    return tuple(opendp_bound("float sum", "add/remove", bounds, SUM_SIZE, SUM_D_IN)  # type: ignore[return-value]
+                 for bounds in (SUM_BOUNDS, ONE_SIGN_BOUNDS))
 
 
 def width(bounds: tuple[int, int]) -> int:
     return bounds[1] - bounds[0]
+
+
+def magnitude(bounds: tuple[int, int]) -> int:
+    """What an added or removed record can move a sum by: the end farther from zero."""
+    return max(abs(b) for b in bounds)
 
 
 @dataclass(frozen=True)
@@ -51,18 +56,14 @@ class RuleNumber(Number):
         return False, next((hint for value, hint in self.hints if self.same(mine, value)), None)
 
 
-MAGNITUDE = max(abs(b) for b in SUM_BOUNDS)  # what an added or removed record can move the sum by
-FLOAT_AS_INTEGER = ("that is the integer sum's rule; OpenDP's unsized float sum keeps a capped random subset, so an "
-                    "added record may push another out: a change, worth U - L")
-INTEGER_AS_FLOAT = ("the integer sum keeps every record, so an added or removed record moves it by its own value, "
-                    "never by U - L")
-UPPER_ONLY = "an added or removed record may also be the lower bound: which end is farther from zero?"
-SIGN_SLIP = "a sensitivity is a distance, never negative: compare the ends by their absolute values"
-ONE_RECORD = "that is one record (or one change); the distance asked for is 3"
-SWAPPED = "the two numbers are swapped: which of the two sums keeps a capped random subset?"
-FLOAT_HINTS = ((SUM_D_IN * MAGNITUDE, FLOAT_AS_INTEGER), (width(SUM_BOUNDS), ONE_RECORD))
-INTEGER_HINTS = ((SUM_D_IN * width(SUM_BOUNDS), INTEGER_AS_FLOAT), (SUM_D_IN * max(SUM_BOUNDS), UPPER_ONLY),
-                 (SUM_D_IN * min(SUM_BOUNDS), SIGN_SLIP), (MAGNITUDE, ONE_RECORD))
+INTEGER_RULE = ("that is the integer sum's rule, k max(|L|, |U|); the unsized float sum keeps a capped random subset, "
+                "so an added record may push another out: a change, worth U - L, larger here")
+WIDTH_ONLY = ("k(U - L) counts only the change; an added record that pushes none out moves the sum by its own value, "
+              "up to the end farther from zero, larger here")
+ONE_RECORD = "that is one unit of distance; the distance asked for is 3"
+TWICE = "symmetric distance 3 already counts each added or removed record once; do not double it"
+FLOAT_HINTS = ((SUM_D_IN * magnitude(SUM_BOUNDS), INTEGER_RULE), (width(SUM_BOUNDS), ONE_RECORD))
+ONE_SIGN_HINTS = ((SUM_D_IN * width(ONE_SIGN_BOUNDS), WIDTH_ONLY), (magnitude(ONE_SIGN_BOUNDS), ONE_RECORD))
 
 
 # --- Exercise 3: the resized mean against the exact one -------------------------------------------------------------
@@ -154,15 +155,13 @@ register(
                  "neighbours have another size; which relation keeps the size, and what does one change cost here?")),
     ),
     Exercise(
-        "09.2", "the same bounds, two types",
+        "09.2", "the float sum's rule on two ranges",
         (RuleNumber(lambda: sum_bounds()[0], hints=FLOAT_HINTS),
-         RuleNumber(lambda: sum_bounds()[1], decimals=None, hints=INTEGER_HINTS)),
-        (Mistake((SUM_D_IN * MAGNITUDE,) * 2, FLOAT_AS_INTEGER),
-         Mistake((SUM_D_IN * width(SUM_BOUNDS),) * 2, INTEGER_AS_FLOAT),
-         Mistake((SUM_D_IN * MAGNITUDE, SUM_D_IN * width(SUM_BOUNDS)), SWAPPED),
-         Mistake((SUM_D_IN * width(SUM_BOUNDS), SUM_D_IN * max(SUM_BOUNDS)), UPPER_ONLY),
-         Mistake((SUM_D_IN * width(SUM_BOUNDS), SUM_D_IN * min(SUM_BOUNDS)), SIGN_SLIP),
-         Mistake((width(SUM_BOUNDS), MAGNITUDE), ONE_RECORD)),
+         RuleNumber(lambda: sum_bounds()[1], hints=ONE_SIGN_HINTS)),
+        (Mistake((SUM_D_IN * magnitude(SUM_BOUNDS), SUM_D_IN * magnitude(ONE_SIGN_BOUNDS)), INTEGER_RULE),
+         Mistake((SUM_D_IN * width(SUM_BOUNDS), SUM_D_IN * width(ONE_SIGN_BOUNDS)), WIDTH_ONLY),
+         Mistake((width(SUM_BOUNDS), magnitude(ONE_SIGN_BOUNDS)), ONE_RECORD),
+         Mistake((2 * SUM_D_IN * width(SUM_BOUNDS), 2 * SUM_D_IN * magnitude(ONE_SIGN_BOUNDS)), TWICE)),
     ),
     Exercise(
         "09.3", "the resized mean against the exact one",
