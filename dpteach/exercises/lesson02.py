@@ -149,14 +149,14 @@ MEDIAN_EPSILON = 0.5
 
 
 def median_sensitivity(size: int) -> float:
-    """The add/remove sensitivity of the median of absence days over the datasets of ``size`` records."""
-    return global_sensitivity(absence_days(), size, "median", relation="symmetric")
+    """The add/remove sensitivity of the median of the school years over the datasets of ``size`` records."""
+    return global_sensitivity(school_years(), size, "median", relation="symmetric")
 
 
 def secret_size_median_sensitivity() -> float:
-    """The add/remove sensitivity of the median of absence days, largest over every non-empty size 1..|U|: what a
-    secret size needs (9.5, from {1} to {1, 20})."""
-    return max(median_sensitivity(size) for size in range(1, absence_days().size + 1))
+    """The add/remove sensitivity of the median of the school years, largest over every non-empty size 1..|U|:
+    what a secret size needs (4, from {1} to {1, 9})."""
+    return max(median_sensitivity(size) for size in range(1, school_years().size + 1))
 
 
 # --- Exercise 5: a family of four ----------------------------------------------------------------------------------
@@ -166,15 +166,15 @@ FAMILY_EPSILON = 0.5
 
 
 def family_sensitivity(relation: str, k: int = FAMILY_SIZE) -> float:
-    """The global sensitivity of the variance of absence days, datasets of six, at distance k."""
-    return global_sensitivity(absence_days(), DATASET_SIZE, "var", k=k, relation=relation)
+    """The global sensitivity of the variance of the school years, datasets of six, at distance k."""
+    return global_sensitivity(school_years(), DATASET_SIZE, "var", k=k, relation=relation)
 
 
 def family_sensitivity_every_size(k: int = FAMILY_SIZE) -> float:
     """The group sensitivity of the variance at distance k, largest over every dataset size 1..|U|: what a
     secret size needs, where the exercise makes the size public."""
-    days = absence_days()
-    return max(global_sensitivity(days, size, "var", k=k, relation="symmetric") for size in range(1, days.size + 1))
+    years = school_years()
+    return max(global_sensitivity(years, size, "var", k=k, relation="symmetric") for size in range(1, years.size + 1))
 
 
 register(
@@ -186,9 +186,6 @@ register(
                  "largest value over every non-empty size"),
          Mistake(median_sensitivity(5) / MEDIAN_EPSILON,
                  "that scale uses the sensitivity at n = 5 alone; the size is secret, so the noise needs the "
-                 "largest value over every non-empty size"),
-         Mistake(median_sensitivity(7) / MEDIAN_EPSILON,
-                 "that scale uses the sensitivity at n = 7 alone; the size is secret, so the noise needs the "
                  "largest value over every non-empty size"),
          Mistake(secret_size_median_sensitivity(),
                  "that is the sensitivity; the Laplace scale is the sensitivity divided by ε"),
@@ -234,15 +231,13 @@ register(
     ),
     Exercise(
         "02.5", "the noise for a family of four, n public",
-        # one decimal: a scale is a sensitivity over ε = 0.5, so a sensitivity rounded to two decimals (50.00,
-        # or 4 × 38.89) moves it by up to 0.01 × 2 × 4, and the student's rounded work must still be recognised
+        # one decimal: a scale is a sensitivity over ε = 0.5, so a sensitivity rounded to two decimals (10.00,
+        # or 4 × 5.33) moves it by up to 0.01 × 2 × 4, and the student's rounded work must still be recognised
         (Number(lambda: family_sensitivity("bounded") / FAMILY_EPSILON, decimals=1),),
         (Mistake(family_sensitivity("symmetric") / FAMILY_EPSILON,
-                 "that is the group value under add/remove (any mix of four changes) with n fixed at six; n is "
-                 "public here, so the family's change is four replacements"),
-         Mistake(family_sensitivity("unbounded") / FAMILY_EPSILON,
-                 "that is the blog's exactly-k value, the one its unbounded figure plots; with n public, a family's "
-                 "change is four replacements (relation=\"bounded\")"),
+                 "that is an add/remove value with n fixed at six (any mix of four changes, or the blog's "
+                 "exactly-k value, equal here); n is public, so the family's change is four replacements "
+                 "(relation=\"bounded\")"),
          Mistake(family_sensitivity("bounded", k=1) / FAMILY_EPSILON,
                  "that protects one student; the family has four"),
          Mistake(FAMILY_SIZE * family_sensitivity("bounded", k=1) / FAMILY_EPSILON,
