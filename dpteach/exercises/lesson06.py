@@ -35,10 +35,10 @@ def _smoothed_mean_bound(beta: float, ls_at_distance: np.ndarray) -> float:
     return float(np.max(np.exp(-beta * np.arange(ls_at_distance.size)) * ls_at_distance))
 
 
-def survey_final(beta: float, book: bool = False, factor: float = 2.0) -> float:
-    """``factor`` times the maximum over k = 0..n of exp(-beta k) A(k), with the bound (u - l)/max(n - k, 1) or
+def survey_final(beta: float, book: bool = False, factor: float = 2.0, last: int = SURVEY_SIZE) -> float:
+    """``factor`` times the maximum over k = 0..last of exp(-beta k) A(k), with the bound (u - l)/max(n - k, 1) or
     the chapter's u/(n - k + 1)."""
-    ks = np.arange(SURVEY_SIZE + 1)
+    ks = np.arange(last + 1)
     curve = (ptr.book_mean_ls_at_distance(SURVEY_SIZE, ks, UPPER) if book
              else ptr.mean_ls_at_distance(SURVEY_SIZE, ks, LOWER, UPPER))
     return factor * _smoothed_mean_bound(beta, np.asarray(curve, dtype=float))
@@ -191,6 +191,9 @@ register(
          Mistake(survey_final(_beta(SURVEY_BOUND), book=True),
                  {"en": "that uses the chapter's u/(n − k + 1), which leaves out removals; use (u − l)/max(n − k, 1)",
                   "zh": "那用的是书中的 u/(n − k + 1)，它没有算删除；应当用 (u − l)/max(n − k, 1)"}),
+         Mistake(survey_final(_beta(SURVEY_BOUND), last=SURVEY_SIZE - 2),
+                 {"en": "k runs to n: the single-record dataset (k = 49) gives the maximum",
+                  "zh": "k 要一直取到 n：只剩一条记录的数据集（k = 49）给出最大值"}),
          Mistake(survey_final(_beta(SURVEY_BOUND), factor=1.0),
                  {"en": "that is S; the final sensitivity of the chapter is 2S",
                   "zh": "那是 S；书中的最终敏感度是 2S"})),
