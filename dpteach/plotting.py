@@ -443,8 +443,9 @@ def error_histograms(errors_by_label: Mapping[str, Sequence[float]], *, title: s
                      ylabel: str) -> Figure:
     """Percent-error histograms of several mechanisms on shared bins (notebook 05).
 
-    Each is a light fill with a solid outline, so where two overlap both shapes stay readable (plain translucent
-    bars blend into a third colour that matches no legend entry). Counts get integer ticks.
+    Each is an unfilled outline with its own colour and line style (solid, dashed, dotted, ...), so where two
+    overlap both shapes stay readable, on a projector and without telling red from green (translucent fills
+    blend into a third colour that matches no legend entry). Counts get integer ticks.
     """
     if not isinstance(errors_by_label, Mapping):
         raise TypeError(f"errors_by_label must be a mapping of label to errors, got {type(errors_by_label).__name__}")
@@ -456,9 +457,9 @@ def error_histograms(errors_by_label: Mapping[str, Sequence[float]], *, title: s
     bins = np.histogram_bin_edges(np.concatenate(list(arrays.values())), bins=20)
     fig, ax = plt.subplots(figsize=(9.0, 3.6))  # wide and low: the slide keeps room for a paragraph below
     colours = itertools.cycle(mpl.rcParams["axes.prop_cycle"].by_key()["color"])
-    for (label, errors), colour in zip(arrays.items(), colours, strict=False):  # the cycle never runs out
-        ax.hist(errors, bins=bins, histtype="stepfilled", color=colour, alpha=0.18)
-        ax.hist(errors, bins=bins, histtype="step", color=colour, linewidth=2.0, label=label)
+    styles = itertools.cycle(["-", "--", ":", "-."])
+    for (label, errors), colour, style in zip(arrays.items(), colours, styles, strict=False):  # cycles never end
+        ax.hist(errors, bins=bins, histtype="step", color=colour, linestyle=style, linewidth=2.5, label=label)
     ax.set(xlabel=xlabel, ylabel=ylabel, title=title)
     ax.yaxis.set_major_locator(ticker.MaxNLocator(integer=True))
     ax.legend()

@@ -148,6 +148,14 @@ def sample_and_aggregate(
     sensitivity :math:`(u - l, 1)` and the two Laplace draws cost :math:`\varepsilon/2` each; mixing over the
     same label distribution keeps the bound; the division and clipping are post-processing.
 
+    This :math:`\varepsilon/2 + \varepsilon/2` split is the composition bound. With ideal (real-number) Laplace
+    noise a case-by-case argument is tighter: the two worst cases never coincide (a filled chunk moves :math:`S`
+    by at most :math:`(u-l)/2`), so :math:`\mathrm{Lap}((u-l)/\varepsilon)` on :math:`S` with
+    :math:`\mathrm{Lap}(2/\varepsilon)` on :math:`c` would already be :math:`\varepsilon`-DP over the reals and
+    halve the noise on :math:`S`. The split is kept because the default sampler for :math:`S`, the snapping
+    mechanism, is proven for a query's full sensitivity at a given :math:`\varepsilon`, not for a privacy loss
+    proportional to the shift; the composition argument is what holds for it as stated.
+
     Noise (see the module docstring): by default the mean (contiguous, clamped to :math:`\max(|l|, |u|)`) and
     :math:`S` (shuffled, clamped to :math:`|S| \le K(u-l)/2`, public) are released with the snapping mechanism
     and :math:`c` with exact discrete Laplace noise, so both guarantees hold as implemented under the snapping

@@ -181,3 +181,13 @@ def test_safe_contiguous_release_at_k_10_sits_on_a_12_year_grid_whose_point_36_i
     assert np.allclose(values / 12, np.round(values / 12))
     assert np.mean(values == 36.0) > 0.4
     assert round(abs(36 - mean) / mean * 100, 3) == 6.691
+
+
+def test_shuffled_keeps_the_composition_split_on_sum_and_count():
+    """Lesson 07 and the docstring: S gets Lap(2(u - l)/eps) and c gets Lap(2/eps) (epsilon/2 each, the composition
+    bound the snapping sampler is proven for), not the halved sum noise a finer argument allows over the reals."""
+    result = sample_and_aggregate(AGES, np.mean, 1000, 20.0, 80.0, 1.0, np.random.default_rng(0), chunking="shuffled")
+    assert result.scale == pytest.approx(2 * 60 / 1.0) and result.epsilon == 1.0
+    counts = [sample_and_aggregate([], np.mean, 4, 0.0, 10.0, 1.0, np.random.default_rng(s), chunking="shuffled",
+                                 noise="textbook").noisy_count for s in range(4000)]
+    assert np.std(counts) == pytest.approx(np.sqrt(2) * 2 / 1.0, rel=0.1)  # Lap(2/eps) on the count: sd 2 sqrt 2
