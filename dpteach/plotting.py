@@ -513,8 +513,9 @@ def plot_stretch_loss(lam: float, t: float, epsilon: float, title: str) -> Figur
     :math:`\lambda - |z|(1 - e^{-\lambda})` when the second noise is the wider one (blue, at most :math:`\lambda`)
     and :math:`-\lambda + |z|(e^{\lambda} - 1)` in the reverse order (red).
 
-    It draws the line :math:`\varepsilon/2` and shades the tail :math:`|z| > t` (probability :math:`e^{-t}`), where
-    the red curve passes :math:`\varepsilon/2` when :math:`t = (\varepsilon/2 + \lambda)/(e^{\lambda} - 1)`.
+    It draws the line :math:`\varepsilon/2` and shades the red order's tail :math:`|z| > t` (probability
+    :math:`e^{-t}` under the first dataset's noise), where the red curve passes :math:`\varepsilon/2` when
+    :math:`t = (\varepsilon/2 + \lambda)/(e^{\lambda} - 1)`; the blue order's tail starts at :math:`t e^{\lambda}`.
     """
     lam = check_real("lam", lam, "a finite number > 0")
     t = check_real("t", t, "a finite number > 0")
@@ -533,7 +534,7 @@ def plot_stretch_loss(lam: float, t: float, epsilon: float, title: str) -> Figur
                 label="x against x′ (x′'s noise wider): at most β")
         ax.hlines(epsilon / 2, -edge, edge, color="black", linestyle="--", linewidth=2,
                   label="ε/2: the stretch's share")
-        ax.axvspan(t, edge, color="#ff7f0e", alpha=0.3, label="|z| > t: probability e^(−t) under x′")
+        ax.axvspan(t, edge, color="#ff7f0e", alpha=0.3, label="|z| > t: the red order's tail, probability e^(−t)")
         ax.axvspan(-edge, -t, color="#ff7f0e", alpha=0.3)
         ax.text(t, 0.05 * epsilon, f"t = {t:.1f} ", fontsize=18, ha="right")
         ax.set(xlabel="z (in the first dataset's noise units)", ylabel="stretch part of the privacy loss",

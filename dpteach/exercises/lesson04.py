@@ -45,7 +45,7 @@ def row_smooth(beta: float) -> float:
     return smooth.smooth_sensitivity(ROW, TABLE_UNIVERSE, "median", beta=beta)
 
 
-# --- Exercise 2: the β above which S*(x) is LS(x) ---------------------------------------------------------------------
+# --- Exercise 2: the β from which on S*(x) is LS(x) -------------------------------------------------------------------
 
 
 def threshold(values: Sequence[float], terms: Iterable[int] | None = None) -> float:
@@ -227,7 +227,7 @@ register(
                  "only e^(-βk) times its local sensitivity")),
     ),
     Exercise(
-        "04.2", "the β above which S* is LS",
+        "04.2", "the β from which on S* is LS",
         (Number(lambda: threshold(curve(X))),),
         (Mistake(threshold(curve(X), terms=[2]),
                  "that makes the k = 2 term equal to LS(x); another term stays above it longer"),
