@@ -291,3 +291,34 @@ def test_lesson_02_3_placeholder_reads_as_no_answer_yet() -> None:
     assert placeholder.status == "unanswered" and placeholder.message == MESSAGES["unanswered"]["en"]
     partly = judge("02.3", lambda f, universe, n: None if n == 6 else 1.0)  # None on some inputs only
     assert partly.status in {"invalid", "not yet"} and partly.status != "unanswered"
+
+
+def test_a1_3_and_a1_4_reject_a_function_that_never_sorts() -> None:
+    """A review found that A1.3 and A1.4 passed the student's function sorted arrays, so the folded solutions with
+    their np.sort line removed were accepted. The checks shuffle every case: written without the sort, each function
+    is rejected with the hint to sort first; with it, accepted."""
+    import numpy as np
+
+    def sum_unsorted(x, spare, k):
+        return max(x[-k:].sum(), -x[:k].sum(), spare[-k:].sum(), -spare[:k].sum())
+
+    def sum_sorted(x, spare, k):
+        return sum_unsorted(np.sort(x), np.sort(spare), k)
+
+    def mean_unsorted(x, spare, k):  # the folded solution of A1.4 without its sort line
+        f_x, best = np.mean(x), 0.0
+        for r in range(min(k, len(x)) + 1):
+            first = 1 if r in (0, len(x)) else 0
+            for a in range(first, min(k - r, len(spare)) + 1):
+                high = np.concatenate([x[r:], spare[len(spare) - a:]])
+                low = np.concatenate([x[:len(x) - r], spare[:a]])
+                best = max(best, np.mean(high) - f_x, f_x - np.mean(low))
+        return best
+
+    def mean_sorted(x, spare, k):
+        return mean_unsorted(np.sort(x), np.sort(spare), k)
+
+    for key, unsorted, right in [("A1.3", sum_unsorted, sum_sorted), ("A1.4", mean_unsorted, mean_sorted)]:
+        assert judge(key, right).status == "right"
+        verdict = judge(key, unsorted)
+        assert verdict.status == "not yet" and "sort both first" in verdict.message, (key, verdict)

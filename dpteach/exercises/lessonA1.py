@@ -38,19 +38,23 @@ def show_local_case(case: tuple) -> str:
     return f"x = {_whole(x)}, spare = {_whole(others)}, k = {k}"
 
 
-def _case(x: Sequence[float], others: Sequence[float], k: int) -> tuple[np.ndarray, np.ndarray, int]:
-    return np.sort(np.asarray(x, dtype=float)), np.sort(np.asarray(others, dtype=float)), k
+def _case(x: Sequence[float], others: Sequence[float], k: int, seed: int) -> tuple[np.ndarray, np.ndarray, int]:
+    """The case as the student's function receives it: both arrays shuffled (by a generator of the check's own), so
+    that a function which forgets to sort them is caught."""
+    rng = np.random.default_rng([SEED, seed])
+    return rng.permutation(np.asarray(x, dtype=float)), rng.permutation(np.asarray(others, dtype=float)), k
 
 
 def _random_cases(size: int, low: int, high: int, n: int, top_k: int, count: int = 30) -> list[tuple]:
     """``count`` releases of ``n`` records from universes of ``size`` whole numbers in [low, high), with
-    1 <= k <= top_k, drawn from a generator of the check's own (never the notebook's)."""
+    1 <= k <= top_k, drawn from a generator of the check's own (never the notebook's), each array shuffled."""
     rng = np.random.default_rng(SEED)
     cases = []
     for _ in range(count):
         universe = np.sort(rng.integers(low, high, size=size).astype(float))
         x = np.sort(rng.choice(universe, size=n, replace=False))
-        cases.append((x, spare(x, universe), int(rng.integers(1, top_k + 1))))
+        k = int(rng.integers(1, top_k + 1))
+        cases.append((rng.permutation(x), rng.permutation(spare(x, universe)), k))  # shuffled: see _case
     return cases
 
 
@@ -72,8 +76,8 @@ SUM_CASES = (
 
 def sum_cases() -> list[tuple[np.ndarray, np.ndarray, int]]:
     """Small adversarial multisets (negative values, duplicates, extremes, smallest and largest k), then 30
-    random releases of 5 records from 9 whole numbers in [-20, 20), k from 1 to 3."""
-    return [_case(*c) for c in SUM_CASES] + _random_cases(9, -20, 20, 5, 3)
+    random releases of 5 records from 9 whole numbers in [-20, 20), k from 1 to 3; every array shuffled."""
+    return [_case(*c, seed=i) for i, c in enumerate(SUM_CASES)] + _random_cases(9, -20, 20, 5, 3)
 
 
 def sum_truth(x: np.ndarray, others: np.ndarray, k: int) -> float:
@@ -96,6 +100,11 @@ def mistake_additions_only(x: np.ndarray, others: np.ndarray, k: int) -> float:
     """Looks at the spare values only: adds k records, never removes k."""
     others = np.sort(others)
     return float(max(others[-k:].sum(), -others[:k].sum()))
+
+
+def mistake_unsorted_sum(x: np.ndarray, others: np.ndarray, k: int) -> float:
+    """The right formula on arrays it never sorts: x[-k:] is then any k records, not the k largest."""
+    return float(max(x[-k:].sum(), -x[:k].sum(), others[-k:].sum(), -others[:k].sum()))
 
 
 def mistake_k_times_largest(x: np.ndarray, others: np.ndarray, k: int) -> float:
@@ -122,20 +131,21 @@ MEAN_CASES = (
 def mean_cases() -> list[tuple[np.ndarray, np.ndarray, int]]:
     """Small adversarial multisets (no spare value, one record, duplicates, negative values, the smallest k,
     k = n and k > n, where a neighbour may share no record with x), then 30 random releases of 4 records from 8
-    whole numbers in [-10, 20), k from 1 to |U| = 8.
+    whole numbers in [-10, 20), k from 1 to |U| = 8; every array shuffled.
 
     The third case is the first where removing every record is within reach: a mistake that evaluates the empty
     dataset raises there, and the message names that case, whose values are single digits (no truth shows)."""
-    return [_case(*c) for c in MEAN_CASES] + _random_cases(8, -10, 20, 4, 8)
+    return [_case(*c, seed=i) for i, c in enumerate(MEAN_CASES)] + _random_cases(8, -10, 20, 4, 8)
 
 
 def mean_truth(x: np.ndarray, others: np.ndarray, k: int) -> float:
     return _ls(x, others, k, "mean", "symmetric")
 
 
-def _mean_over_mixes(x: np.ndarray, others: np.ndarray, mixes: list[tuple[int, int]]) -> float:
+def _mean_over_mixes(x: np.ndarray, others: np.ndarray, mixes: list[tuple[int, int]], sort: bool = True) -> float:
     """The largest change of the mean over the two candidates of each mix (r removed, a added)."""
-    x, others = np.sort(x), np.sort(others)
+    if sort:
+        x, others = np.sort(x), np.sort(others)
     f_x, best = float(np.mean(x)), 0.0
     for r, a in mixes:
         if r + a == 0 or r > x.size or a > others.size or (r == x.size and a == 0):
@@ -165,6 +175,12 @@ def mistake_keeps_a_record(x: np.ndarray, others: np.ndarray, k: int) -> float:
     """Stops at r = n - 1: misses the neighbours that share no record with x (r = n, a >= 1), within reach when
     k > n."""
     return _mean_over_mixes(x, others, [(r, a) for r in range(min(k, len(x) - 1) + 1) for a in range(k - r + 1)])
+
+
+def mistake_unsorted_mean(x: np.ndarray, others: np.ndarray, k: int) -> float:
+    """The right mixes on arrays it never sorts: x[r:] then drops any r records, not the r smallest."""
+    mixes = [(r, a) for r in range(min(k, len(x)) + 1) for a in range(k - r + 1)]
+    return _mean_over_mixes(x, others, mixes, sort=False)
 
 
 def mistake_empty_neighbour(x: np.ndarray, others: np.ndarray, k: int) -> float:
@@ -270,6 +286,9 @@ register(
                  "an unbounded neighbour may also add k spare values, not only remove k records of x"),
          Mistake(mistake_additions_only,
                  "an unbounded neighbour may also remove k records of x, not only add k spare values"),
+         Mistake(mistake_unsorted_sum,
+                 "the check passes x and spare in any order: sort both first (np.sort), so that x[:k] and x[-k:] "
+                 "are the k smallest and the k largest"),
          Mistake(mistake_k_times_largest,
                  "k times the largest absolute value bounds the change, but the k records moved need not all be "
                  "that large: sum the actual k largest or smallest")),
@@ -287,6 +306,9 @@ register(
          Mistake(mistake_keeps_a_record,
                  "r may reach n: when k > n a neighbour may remove every record of x and add spare values "
                  "(r = n, a ≥ 1), sharing no record with x"),
+         Mistake(mistake_unsorted_mean,
+                 "the check passes x and spare in any order: sort both first (np.sort), so that x[r:] drops the r "
+                 "smallest records and spare[len(spare) - a:] holds the a largest values"),
          Mistake(mistake_empty_neighbour,
                  "a neighbour is never empty: removing all n records (r = n) needs at least one spare value "
                  "added (a ≥ 1); the mean of no records is undefined")),
