@@ -14,6 +14,7 @@ import math
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from fractions import Fraction
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -103,20 +104,27 @@ def smoothed_local_sensitivity(ls_at_distance: ArrayLike, beta: float) -> np.nda
 
     Lesson 06.
     """
+    values, beta = _checked_curve(ls_at_distance, beta)
+    return np.exp(-beta * np.arange(values.size)) * values
+
+
+def _checked_curve(ls_at_distance: ArrayLike, beta: float) -> tuple[np.ndarray, float]:
     beta = check_positive("beta", beta)
     values = check_data(ls_at_distance, "ls_at_distance")
     if (values < 0).any():
         raise ValueError("ls_at_distance must hold local sensitivities >= 0")
-    return np.exp(-beta * np.arange(values.size)) * values
+    return values, beta
 
 
 def smooth_sensitivity_of_curve(ls_at_distance: ArrayLike, beta: float) -> float:
     r""":math:`S = \max_k e^{-\beta k} A(k)` over the distances given (:math:`k = 0, 1, \dots`).
 
     Only a true :math:`\beta`-smooth bound if the maximum over *all* :math:`k` lies among them
-    (:func:`smooth_sensitivity` computes the curve itself, over every distance). Lesson 06.
+    (:func:`smooth_sensitivity` computes the curve itself, over every distance). Each term is rounded up
+    (:func:`discounted_up`), so the result is never below the exact maximum. Lesson 06.
     """
-    return float(smoothed_local_sensitivity(ls_at_distance, beta).max())
+    values, beta = _checked_curve(ls_at_distance, beta)
+    return max(discounted_up(float(a), beta, k) for k, a in enumerate(values))
 
 
 _ALL_PAIRS_UP_TO = 1_000_000
@@ -130,9 +138,10 @@ def _padded_sorted(data: ArrayLike, lower: float, upper: float) -> np.ndarray:
 
 
 def _log_scores(xs: np.ndarray, i: np.ndarray, j: np.ndarray, beta: float) -> np.ndarray:
-    """:math:`\\log(x_{(j)} - x_{(i)}) - \\beta (j - i - 1)` elementwise (``-inf`` where the values tie)."""
+    """:math:`\\log(x_{(j)} - x_{(i)}) - \\beta (j - i - 1)` elementwise for the pairs at distance
+    :math:`j - i - 1 \\ge 1`; ``-inf`` where the values tie and at distance 0 or -1 (those gaps are taken exactly)."""
     with np.errstate(divide="ignore"):
-        return np.log(xs[j] - xs[i]) - beta * (j - i - 1)
+        return np.where(j - i >= 2, np.log(xs[j] - xs[i]) - beta * (j - i - 1), -np.inf)
 
 
 def _largest_score_monotone(xs: np.ndarray, rows: np.ndarray, cols: np.ndarray, beta: float) -> float:
@@ -163,9 +172,52 @@ def _largest_score_monotone(xs: np.ndarray, rows: np.ndarray, cols: np.ndarray, 
     return best
 
 
+_UNIT = 2.0**-53
+"""The unit roundoff of doubles: a correctly rounded operation errs by at most this much, relatively."""
+
+_TINY = 2.0**-1072
+"""Four of the smallest subnormal steps: the absolute error allowed to ``math.exp`` below the normal range."""
+
+
+def _gap_up(low: float, high: float) -> float:
+    """:math:`x_{(j)} - x_{(i)}` rounded up to a double (exact whenever the subtraction is)."""
+    gap = high - low
+    if Fraction(gap) < Fraction(high) - Fraction(low):
+        gap = math.nextafter(gap, math.inf)
+    return gap
+
+
+def _exp_up(x: float) -> float:
+    """A double :math:`\\ge e^x`, assuming ``math.exp`` within 4 ulps (within :data:`_TINY` below the normal
+    range): :math:`(1 + 2^{-48})` covers :math:`(1 - 8u)^{-1}` and the rounding of the product (:math:`u = 2^{-53}`),
+    and :data:`_TINY`, added exactly at that size, covers the absolute error of a subnormal result."""
+    try:
+        value = math.exp(x)
+    except OverflowError:
+        return math.inf
+    return value * (1 + 2.0**-48) + _TINY
+
+
+def discounted_up(value: float, beta: float, k: int) -> float:
+    r""":math:`e^{-\beta k}\,` ``value`` rounded up (``value`` itself at :math:`k = 0`), for ``value`` :math:`\ge 0`:
+    never below the exact product, at most :math:`1 + 2^{-50}(\beta k + 6)` times it plus
+    :math:`(\text{value} + 1)\, 2^{-1071}`, and never above ``value``. Non-decreasing in ``value`` and
+    non-increasing in :math:`k`, so the maximum over :math:`k` of a curve commutes with taking running maxima.
+    Assumes ``math.exp`` within 4 ulps. Proof: the exponent :math:`-\beta k (1 - 2^{-51})`, rounded, is at least
+    :math:`-\beta k`; :func:`_exp_up` bounds its exponential from above with room for one more rounding; the last
+    :math:`2^{-1074}` covers a subnormal product. Lessons 04 and 06.
+    """
+    if k == 0 or value == 0:
+        return value
+    up = _exp_up(-(beta * k) * (1 - 2.0**-51))
+    if up >= 1:
+        return value
+    return min(value, value * up + 2.0**-1074)
+
+
 def smooth_sensitivity_median(data: ArrayLike, lower: float, upper: float, beta: float) -> float:
-    r"""Exact :math:`\beta`-smooth sensitivity of the median :math:`x_{(m)}`, :math:`m = \lceil n/2 \rceil`,
-    under replace-one neighbours, data clipped to :math:`[l, u]` (NRS 2007, Section 3.1).
+    r"""The :math:`\beta`-smooth sensitivity of the median :math:`x_{(m)}`, :math:`m = \lceil n/2 \rceil`,
+    under replace-one neighbours, data clipped to :math:`[l, u]` (NRS 2007, Section 3.1), rounded up.
 
     With :math:`x_{(i)} = l` for :math:`i \le 0` and :math:`u` for :math:`i > n`,
     :math:`A(k) = \max_{0 \le t \le k+1} (x_{(m+t)} - x_{(m+t-k-1)})`, so
@@ -183,24 +235,50 @@ def smooth_sensitivity_median(data: ArrayLike, lower: float, upper: float, beta:
     :math:`j`. For :math:`i < i'` and :math:`j < j'`,
     :math:`(x_{(j')} - x_{(i)})(x_{(j)} - x_{(i')}) \le (x_{(j)} - x_{(i)})(x_{(j')} - x_{(i')})`, since the
     right side minus the left is :math:`(x_{(j')} - x_{(j)})(x_{(i')} - x_{(i)}) \ge 0`. So the score is
-    log-supermodular, and the largest maximiser in :math:`j` is non-decreasing in :math:`i`.
+    log-supermodular, and the largest maximiser in :math:`j` is non-decreasing in :math:`i`. It stays so with
+    the two distance-0 pairs :math:`(m-1, m)`, :math:`(m, m+1)` scored 0: each product that holds one of them
+    also holds :math:`(m, m)`, or has it on the other side, where it is 0 (gap 0).
 
-    The scores are computed in logarithms; the result is capped at :math:`u - l`, the global sensitivity, which
-    rounding may otherwise pass by an ulp.
+    **Rounding.** The result :math:`\hat S` satisfies :math:`S \le \hat S \le (1 + \eta) S + 2^{-1070}`, with
+    :math:`S` the exact value over the real gaps (hence also over the gaps rounded to nearest), and
+    :math:`\eta = 2^{-48}(|\ln(u - l)| + |\ln S| + 3) \le 2^{-37}` on the all-pairs route; the
+    divide-and-conquer route (above :math:`10^6` pairs) adds :math:`4 L\, 2^{-53} (7460 + 3\beta(n + 1))` for its
+    :math:`L = \lceil \log_2 (\text{rows}) \rceil` levels. When the maximum is a distance-0 gap, :math:`\hat S`
+    is that gap exactly (when the subtraction is exact). It assumes ``numpy.log`` and ``math.exp`` within 4 ulps.
+    *Proof.* (1) :math:`\hat S = \max(LS^\uparrow, \min(C, (u - l)^\uparrow))`: the two distance-0 gaps and
+    :math:`u - l` are rounded up exactly (:func:`_gap_up`), and :math:`u - l \ge S`. (2) Each log score
+    :math:`\hat s` of a pair at distance :math:`d \ge 1` errs by at most
+    :math:`2^{-53}(10|\ln g| + 3\beta d + 2)` (the gap's rounding, ``log``, the product :math:`\beta d`, the
+    subtraction). (3) For the best pair, :math:`|\ln g| \le \max(|\ln(u - l)|, |\ln g - \beta d|)` and
+    :math:`\beta d \le \ln(u - l) - (\ln g - \beta d)`, so its true score is at most the largest computed one
+    :math:`\hat s` plus :math:`\tau = 2^{-53}(16(|\ln(u - l)| + 1 + |\hat s|) + 8)`, and
+    :math:`C = e^{\hat s + \tau}` rounded up (:func:`_exp_up`) is :math:`\ge` every distance-:math:`d \ge 1`
+    term. (4) The same bound from the other side gives :math:`C \le e^{2\tau}(1 + 2^{-47})` times the largest
+    true term, hence :math:`\eta`. (5) Divide and conquer can skip a pair only after a row's computed arg max
+    beat it by at most two score errors; by the supermodularity above the skipped pair's loss moves, per level,
+    to a pair still in range, hence its extra term.
     """
     beta = check_positive("beta", beta)
     xs = _padded_sorted(data, lower, upper)
+    cap = _gap_up(xs[0], xs[-1])
+    if not math.isfinite(cap):
+        raise ValueError(f"upper - lower must be a finite double, got lower={lower!r}, upper={upper!r}")
     m = math.ceil((xs.size - 2) / 2)
+    local = max(_gap_up(xs[m - 1], xs[m]), _gap_up(xs[m], xs[m + 1]))
     i = np.arange(m + 1)
     j = np.arange(m, xs.size)
     rows = i[(i == m) | (xs[i] != xs[np.minimum(i + 1, xs.size - 1)])]
     cols = j[(j == m) | (xs[j] != xs[j - 1])]
+    tau = 0.0
     if rows.size * cols.size <= _ALL_PAIRS_UP_TO:
         best = float(_log_scores(xs, rows[:, None], cols[None, :], beta).max())
     else:
         best = _largest_score_monotone(xs, rows, cols, beta)
-    # exp(log(gap) - ...) can round a hair above the gap itself; S never exceeds the global bound u - l
-    return min(math.exp(best), float(xs[-1] - xs[0]))
+        tau = 4 * math.ceil(math.log2(rows.size)) * _UNIT * (7460 + 3 * beta * (xs.size - 1))
+    if best == -math.inf:  # no pair at distance >= 1 has a gap
+        return local
+    tau += _UNIT * (16 * (abs(math.log(cap)) + 1 + abs(best)) + 8)
+    return max(local, min(_exp_up(best + tau), cap))
 
 
 def smooth_median_release(
@@ -695,25 +773,31 @@ def smooth_sensitivity(
     sensitivity, from the engine's closed forms) and let :math:`s` be the best :math:`e^{-\beta d'} M_{d'}` over
     the shells :math:`d' < d` done so far. If :math:`e^{-\beta d} G \le s`, then for every :math:`d'' \ge d`,
     :math:`e^{-\beta d''} M_{d''} \le e^{-\beta d} G \le s`, so no later shell can raise the maximum and the loop
-    stops with :math:`S^* = s`. (In floating point too, assuming a monotone ``exp``, which IEEE 754 does not
-    require of a library but which holds in practice: :math:`-\beta d` falls with :math:`d`, and products round
-    monotonically.) ``std``, ``var`` and callables have no closed form here, so every shell is
+    stops with :math:`S^* = s`. ``std``, ``var`` and callables have no closed form here, so every shell is
     computed. ``method="naive"`` takes the definition literally: :math:`A^{(k)}` from scratch for every :math:`k`,
     then the maximum. The two agree bit for bit.
+
+    **Rounding.** Every term :math:`e^{-\beta d} M_d` is rounded up by :func:`discounted_up` (exactly
+    :math:`M_0 = LS(x)` at :math:`d = 0`), and so is the stopping test's :math:`e^{-\beta d} G`; so the result
+    :math:`\hat S` is never below the exact :math:`S^*` of the query values computed, and
+    :math:`\hat S \le (1 + 2^{-50}(\beta K + 6)) S^* + (G + 1)\, 2^{-1071}` for :math:`K` the largest distance
+    (:math:`G` any bound on :math:`LS`). As :func:`discounted_up` is monotone in both arguments (assuming a monotone
+    ``exp``, which IEEE 754 does not require of a library but which holds in practice), the stopping rule
+    holds in floating point and the two methods still agree bit for bit.
     """
     _check_method(method)
     beta = check_positive("beta", beta)
     ball = _ball(release, universe, query, relation)
     distances = range(ball.largest_distance + 1)
     if method == "naive":
-        return max(math.exp(-beta * k) * a_k for k, a_k in zip(distances, _naive_curve(ball, distances), strict=True))
+        return max(discounted_up(a_k, beta, k) for k, a_k in zip(distances, _naive_curve(ball, distances), strict=True))
     bound = _global_bound(ball)
     best = max(m for _, m in _shell_maxima(ball, [0]))  # LS(x): the loop below stops before e^{-beta d} G <= LS(x)
-    reach = list(itertools.takewhile(lambda d: bound is None or math.exp(-beta * d) * bound > best, distances[1:]))
+    reach = list(itertools.takewhile(lambda d: bound is None or discounted_up(bound, beta, d) > best, distances[1:]))
     shells = _shell_maxima(ball, reach)  # every shell the loop can reach, counted before the first is built
     for d in reach:
-        if bound is not None and math.exp(-beta * d) * bound <= best:
+        if bound is not None and discounted_up(bound, beta, d) <= best:
             break
-        best = max(best, math.exp(-beta * d) * next(shells)[1])
+        best = max(best, discounted_up(next(shells)[1], beta, d))
     shells.close()
     return best

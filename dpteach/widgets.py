@@ -7,7 +7,6 @@ never depend on the explorer.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -22,7 +21,7 @@ from dpteach.sensitivity import (
     local_sensitivity,
     neighbours_of,
 )
-from dpteach.smooth import SMOOTH_RELATIONS, local_sensitivity_by_distance, smooth_sensitivity
+from dpteach.smooth import SMOOTH_RELATIONS, discounted_up, local_sensitivity_by_distance, smooth_sensitivity
 
 SCOPES: tuple[str, ...] = ("global", "local")
 
@@ -154,7 +153,7 @@ def explain_smooth(
     (:func:`dpteach.smooth.local_sensitivity_by_distance`, :func:`dpteach.smooth.smooth_sensitivity`)."""
     curve = local_sensitivity_by_distance(release, universe, query, relation=relation)
     s = smooth_sensitivity(release, universe, query, beta=beta, relation=relation)
-    discounted = [math.exp(-beta * k) * a for k, a in enumerate(curve)]  # as smooth_sensitivity computes them
+    discounted = [discounted_up(a, beta, k) for k, a in enumerate(curve)]  # as smooth_sensitivity computes them
     table = pd.DataFrame({"k": np.arange(curve.size), "A": curve, "discounted": discounted})
     return SmoothExplanation(as_tuple(release), float(beta), table, s)
 

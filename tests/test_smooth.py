@@ -1,5 +1,7 @@
 """Tests for dpteach.smooth: generic smooth sensitivity and the exact median algorithm (NRS 2007)."""
 
+import decimal
+import fractions
 import itertools
 import math
 
@@ -11,6 +13,7 @@ from hypothesis import strategies as st
 from dpteach.datasets import load_adult
 from dpteach.ptr import book_mean_ls_at_distance, mean_ls_at_distance
 from dpteach.smooth import (
+    discounted_up,
     heavy_tail_beta,
     heavy_tail_density,
     heavy_tail_noise,
@@ -409,3 +412,108 @@ def test_lesson06_folds_print_the_numbers_their_text_states(capsys):
     assert [line.split("D = ")[1].split()[0] for line in lines] == ["12,562"] * 3 + ["1,312"] * 3
     assert [line.split("scale ")[1] for line in lines] == ["0.01000", "0.00556", "0.00526",
                                                            "0.00640", "0.00356", "0.00337"]
+
+
+# ------------------------------------------------------------------ rounding: never below the exact S
+def _exact_median_smooth(data, lower, upper, beta, *, float_gaps=False):
+    """max over i <= m <= j of gap * e^(-beta (j - i - 1)) with 50 digits: the gaps exact (or rounded to nearest
+    doubles, as numpy subtracts them), e^x by Decimal.exp()."""
+    xs = [lower, *sorted(np.clip(np.asarray(data, dtype=float), lower, upper).tolist()), upper]
+    m = math.ceil(len(data) / 2)
+    best = decimal.Decimal(0)
+    with decimal.localcontext(decimal.Context(prec=50)):
+        for i in range(m + 1):
+            for j in range(m, len(xs)):
+                if float_gaps:
+                    gap = decimal.Decimal(xs[j] - xs[i])
+                else:
+                    exact = fractions.Fraction(xs[j]) - fractions.Fraction(xs[i])
+                    gap = decimal.Decimal(exact.numerator) / decimal.Decimal(exact.denominator)
+                best = max(best, gap * (decimal.Decimal(-beta) * (j - i - 1)).exp())
+    return best
+
+
+@pytest.fixture
+def digits60():
+    """Decimal arithmetic to 60 digits for the test's comparisons (the default context keeps 28)."""
+    with decimal.localcontext(decimal.Context(prec=60)):
+        yield
+
+
+def test_median_smooth_sensitivity_is_the_winning_local_gap_exactly():
+    """The reviewer's case: A(0) = 80 wins; the log-domain route gave 79.99999999999997, below S."""
+    assert smooth_sensitivity_median((10, 10, 10, 90, 90), 0, 100, 0.1) == 80.0
+    assert smooth_sensitivity_median((10, 10, 10, 90, 90), 0, 100, 0.1) * 2 == 160.0
+    for beta in (0.3, 1.0, 7.0):
+        assert smooth_sensitivity_median((10, 10, 10, 90, 90), 0, 100, beta) == 80.0
+
+
+def _random_median_case(rng):
+    kind = rng.integers(3)
+    n = int(rng.integers(1, 13))
+    if kind == 0:  # ties: a few whole numbers
+        data = rng.integers(0, 6, size=n).astype(float)
+        lower, upper = 0.0, float(rng.choice([5, 6, 100]))
+    elif kind == 1:  # reals in a box, some clipped
+        data = rng.uniform(-20, 120, size=n)
+        lower, upper = 0.0, 100.0
+    else:  # wide ranges: magnitudes from 1e-300 to 1e300, both signs
+        data = rng.choice([-1.0, 1.0], size=n) * 10.0 ** rng.uniform(-300, 300, size=n)
+        lower, upper = -(10.0 ** rng.uniform(-300, 300)), 10.0 ** rng.uniform(-300, 300)
+    beta = float(10.0 ** rng.uniform(-12, 1.7))
+    return data.tolist(), lower, upper, beta
+
+
+@pytest.mark.parametrize("route", ["all pairs", "divide and conquer"])
+def test_median_smooth_sensitivity_is_never_below_the_exact_value(route, monkeypatch, digits60):
+    """S <= S_hat <= (1 + eta) S + 2^-1070 on random small inputs, eta as the docstring states, on both routes
+    (a threshold of 0 sends every input to divide and conquer)."""
+    from dpteach import smooth
+
+    if route == "divide and conquer":
+        monkeypatch.setattr(smooth, "_ALL_PAIRS_UP_TO", 0)
+    rng = np.random.default_rng(2024)
+    for _ in range(1_500):
+        data, lower, upper, beta = _random_median_case(rng)
+        got = decimal.Decimal(smooth_sensitivity_median(data, lower, upper, beta))
+        exact = _exact_median_smooth(data, lower, upper, beta)
+        assert got >= exact * (1 - decimal.Decimal(10) ** -40), (data, lower, upper, beta)
+        floats = _exact_median_smooth(data, lower, upper, beta, float_gaps=True)
+        assert got >= floats * (1 - decimal.Decimal(10) ** -40), (data, lower, upper, beta)
+        eta = 2.0**-48 * (abs(math.log(upper - lower)) + abs(math.log(float(exact))) + 3)
+        if route == "divide and conquer":
+            rows = math.ceil(len(data) / 2) + 1
+            eta += 4 * math.ceil(math.log2(rows)) * 2.0**-53 * (7460 + 3 * beta * (len(data) + 1))
+        assert got <= exact * decimal.Decimal(1 + eta) + decimal.Decimal(2.0**-1070), (data, lower, upper, beta)
+
+
+def test_median_routes_agree_on_larger_inputs(monkeypatch):
+    """Both routes on a few hundred values: each within its margin of the exact value, so of each other."""
+    from dpteach import smooth
+
+    rng = np.random.default_rng(5)
+    for _ in range(20):
+        data = rng.normal(50, 20, size=int(rng.integers(20, 120))).round(int(rng.integers(0, 3))).tolist()
+        beta = float(10.0 ** rng.uniform(-3, 0.5))
+        pairs = smooth_sensitivity_median(data, 0.0, 100.0, beta)
+        with monkeypatch.context() as patch:
+            patch.setattr(smooth, "_ALL_PAIRS_UP_TO", 0)
+            conquered = smooth_sensitivity_median(data, 0.0, 100.0, beta)
+        exact = float(_exact_median_smooth(data, 0.0, 100.0, beta))
+        assert exact <= pairs <= exact * (1 + 2.0**-40)
+        assert exact <= conquered <= exact * (1 + 2.0**-30)
+
+
+def test_discounted_up_bounds_the_exact_product(digits60):
+    rng = np.random.default_rng(8)
+    ctx = decimal.Context(prec=50)
+    for _ in range(2_000):
+        value = float(10.0 ** rng.uniform(-300, 300))
+        beta, k = float(10.0 ** rng.uniform(-12, 1.5)), int(rng.integers(0, 40))
+        got = discounted_up(value, beta, k)
+        exact = ctx.multiply(decimal.Decimal(value), ctx.exp(decimal.Decimal(-beta) * k))
+        low = exact * (1 - decimal.Decimal(10) ** -45)  # the 50-digit reference rounds
+        assert low <= decimal.Decimal(got) <= exact * decimal.Decimal(1 + 2.0**-50 * (beta * k + 6)) + \
+            decimal.Decimal((value + 1) * 2.0**-1071)
+        assert got <= value
+    assert discounted_up(80.0, 0.1, 0) == 80.0

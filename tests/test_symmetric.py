@@ -22,7 +22,7 @@ from dpteach import budget
 from dpteach import sensitivity as sens
 from dpteach.datasets import large_universe
 from dpteach.neighbours import positional_neighbours
-from dpteach.smooth import local_sensitivity_at_distance, smooth_sensitivity
+from dpteach.smooth import discounted_up, local_sensitivity_at_distance, smooth_sensitivity
 
 QUERY_NAMES = (*dpteach.QUERIES, "percentile_10", "percentile_62.5")
 METHODS = ("naive", "enumerate", "fast")
@@ -137,7 +137,8 @@ def test_symmetric_beyond_the_release_size_matches_brute_force(query: str, case:
 
 def brute_smooth(name: str, x: tuple[float, ...], universe: list[float], beta: float) -> tuple[list[float], float]:
     """A^(k)(x) for every k up to |U|, and S*(x) = max_k e^(-beta k) A^(k)(x), from the definitions: every non-empty
-    sub-multiset y of the universe, its distance |x △ y|, and LS(y) over the datasets at distance exactly 1 from y."""
+    sub-multiset y of the universe, its distance |x △ y|, and LS(y) over the datasets at distance exactly 1 from y.
+    Each term e^(-beta k) A^(k) is rounded up as dpteach rounds it (discounted_up, tested in test_smooth.py)."""
     everyone = sorted({y for size in range(1, len(universe) + 1)
                        for y in itertools.combinations(sorted(universe), size)})
     counts = [Counter(y) for y in everyone]
@@ -152,7 +153,7 @@ def brute_smooth(name: str, x: tuple[float, ...], universe: list[float], beta: f
         d = distance(Counter(x), cy)
         ls_at[d] = max(ls_at.get(d, 0.0), ls)
     curve = [max(v for d, v in ls_at.items() if d <= k) for k in range(len(universe) + 1)]
-    return curve, max(math.exp(-beta * k) * a for k, a in enumerate(curve))
+    return curve, max(discounted_up(a, beta, k) for k, a in enumerate(curve))
 
 
 @pytest.mark.parametrize("query", QUERY_NAMES)
