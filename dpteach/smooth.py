@@ -124,7 +124,7 @@ def smooth_sensitivity_of_curve(ls_at_distance: ArrayLike, beta: float) -> float
     (:func:`discounted_up`), so the result is never below the exact maximum. Lesson 06.
     """
     values, beta = _checked_curve(ls_at_distance, beta)
-    return max(discounted_up(float(a), beta, k) for k, a in enumerate(values))
+    return max(_discounted_up(float(a), beta, k) for k, a in enumerate(values))
 
 
 _ALL_PAIRS_UP_TO = 1_000_000
@@ -207,6 +207,14 @@ def discounted_up(value: float, beta: float, k: int) -> float:
     :math:`-\beta k`; :func:`_exp_up` bounds its exponential from above with room for one more rounding; the last
     :math:`2^{-1074}` covers a subnormal product. Lessons 04 and 06.
     """
+    value = check_real("value", value, "a finite number >= 0")
+    if not math.isfinite(value) or value < 0:
+        raise ValueError(f"value must be a finite number >= 0, got {value!r}")
+    return _discounted_up(value, check_positive("beta", beta), check_int("k", k, 0))
+
+
+def _discounted_up(value: float, beta: float, k: int) -> float:
+    """:func:`discounted_up` without the checks of its arguments, for the loops of this module."""
     if k == 0 or value == 0:
         return value
     up = _exp_up(-(beta * k) * (1 - 2.0**-51))
@@ -291,8 +299,10 @@ def smooth_median_release(
 
     Guarantee: over the reals, :math:`(\varepsilon, \delta)`-DP under replace-one neighbours (datasets of
     the same public size :math:`n`), by NRS 2007's argument (derived in lesson 04), with Laplace noise (:math:`\alpha =
-    \varepsilon/2`). The noise is drawn by :func:`dpteach.mechanisms.laplace_mech`, numpy's floating-point
-    sampler, which carries no guarantee in floating point (Mironov 2012). The snapping mechanism that
+    \varepsilon/2`). The :math:`S` used is :func:`smooth_sensitivity_median`'s, rounded up by a relative
+    :math:`\eta` at most, so it is a :math:`(\beta + \ln(1 + \eta))`-smooth upper bound on :math:`LS`, and the
+    argument holds for that :math:`\beta`. The noise is drawn by :func:`dpteach.mechanisms.laplace_mech`, numpy's
+    floating-point sampler, which carries no guarantee in floating point (Mironov 2012). The snapping mechanism that
     :mod:`dpteach.ptr` and :mod:`dpteach.saa` release with does not transfer: it rounds to a power-of-two grid
     at least as coarse as the noise scale, so with a scale :math:`2S/\varepsilon` that depends on the data,
     neighbours whose :math:`S` straddle a power of two would release on different grids, and the grid alone
@@ -440,7 +450,9 @@ def smooth_median_release_pure(
 
     Guarantee: over the reals, pure :math:`\varepsilon`-DP under replace-one neighbours (same public size
     :math:`n`) (NRS 2007's argument with :math:`\alpha = \beta = \varepsilon/(2(\gamma+1))`, the constants that
-    give the stretch exactly :math:`\varepsilon/2`). Proof: for
+    give the stretch exactly :math:`\varepsilon/2`; the :math:`S` used is rounded up by a relative :math:`\eta` at most,
+    see :func:`smooth_sensitivity_median`, so it is :math:`(\beta + \ln(1 + \eta))`-smooth and the argument holds for
+    that :math:`\beta`). Proof: for
     neighbours, :math:`|f(x) - f(x')| \le S(x)` and :math:`S(x') = e^{\lambda} S(x)` with :math:`|\lambda| \le
     \beta`; the log-ratio of the two output densities at any :math:`y` is a slide of :math:`z` by at most
     :math:`\alpha`, costing :math:`\le \gamma\alpha` because :math:`|\tfrac{d}{dz}\ln(1 + |z|^\gamma)| \le \gamma`,
@@ -790,14 +802,15 @@ def smooth_sensitivity(
     ball = _ball(release, universe, query, relation)
     distances = range(ball.largest_distance + 1)
     if method == "naive":
-        return max(discounted_up(a_k, beta, k) for k, a_k in zip(distances, _naive_curve(ball, distances), strict=True))
+        curve = _naive_curve(ball, distances)
+        return max(_discounted_up(a_k, beta, k) for k, a_k in zip(distances, curve, strict=True))
     bound = _global_bound(ball)
     best = max(m for _, m in _shell_maxima(ball, [0]))  # LS(x): the loop below stops before e^{-beta d} G <= LS(x)
-    reach = list(itertools.takewhile(lambda d: bound is None or discounted_up(bound, beta, d) > best, distances[1:]))
+    reach = list(itertools.takewhile(lambda d: bound is None or _discounted_up(bound, beta, d) > best, distances[1:]))
     shells = _shell_maxima(ball, reach)  # every shell the loop can reach, counted before the first is built
     for d in reach:
-        if bound is not None and discounted_up(bound, beta, d) <= best:
+        if bound is not None and _discounted_up(bound, beta, d) <= best:
             break
-        best = max(best, discounted_up(next(shells)[1], beta, d))
+        best = max(best, _discounted_up(next(shells)[1], beta, d))
     shells.close()
     return best

@@ -496,6 +496,8 @@ SPECS: tuple[Spec, ...] = (
           universe=data_bad() | UNSAFE_UNIVERSE, size=int_bad(1, 5), query=QUERY_BAD, k=int_bad(1, 2),
           relation=name_bad(neighbours.RELATIONS)),
     _spec(smooth.laplace_beta, {"epsilon": 1.0, "delta": 0.01}, epsilon=positive_bad(), delta=delta_bad()),
+    _spec(smooth.discounted_up, {"value": 8.0, "beta": 0.5, "k": 2}, value=nonnegative_bad(), beta=positive_bad(),
+          k=int_bad(0)),
     _spec(smooth.heavy_tail_beta, {"epsilon": 1.0, "gamma": 4.0}, epsilon=positive_bad(),
           gamma=st.floats(min_value=-1e6, max_value=1.0, allow_nan=False) | NON_FINITE | NOT_A_NUMBER),
     _spec(smooth.heavy_tail_scale, {"smooth_sensitivity": 1.0, "epsilon": 1.0, "gamma": 4.0},
