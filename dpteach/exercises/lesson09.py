@@ -56,10 +56,10 @@ class RuleNumber(Number):
         return False, next((hint for value, hint in self.hints if self.same(mine, value)), None)
 
 
-INTEGER_RULE = ("that is the integer sum's rule, k max(|L|, |U|); the unsized float sum keeps a capped random subset, "
-                "so an added record may push another out: a change, worth U - L, larger here")
-WIDTH_ONLY = ("k(U - L) counts only the change; an added record that pushes none out moves the sum by its own value, "
-              "up to the end farther from zero, larger here")
+INTEGER_RULE = ("(a): that is the integer sum's rule, k max(|L|, |U|); the unsized float sum keeps a capped random "
+                "subset, so an added record may push another out: a change, worth U - L, larger here")
+WIDTH_ONLY = ("(b): k(U - L) counts only the change; an added record that pushes none out moves the sum by its own "
+              "value, up to the end farther from zero, larger here")
 ONE_RECORD = "that is one unit of distance; the distance asked for is 3"
 TWICE = "symmetric distance 3 already counts each added or removed record once; do not double it"
 FLOAT_HINTS = ((SUM_D_IN * magnitude(SUM_BOUNDS), INTEGER_RULE), (width(SUM_BOUNDS), ONE_RECORD))
