@@ -120,7 +120,8 @@ def distance_to_instability(ls_at_distance: Callable[[int], float], b: float, k_
 def mean_distance_to_instability(n: int, lower: float, upper: float, b: float) -> int:
     r"""The corrected :math:`D = \min\{k : A(k) > b\}` for the mean of :math:`n` values in :math:`[l, u]` under
     add/remove-one neighbours (:func:`mean_ls_at_distance`, so removals count), capped at :math:`n`. It depends on
-    :math:`n` alone: :math:`\lfloor n - (u - l)/b \rfloor + 1` clamped to :math:`[0, n]`; compare
+    :math:`n` alone: :math:`\lfloor n - (u - l)/b \rfloor + 1` clamped to :math:`[0, n]`. Since :math:`A(k)` is a
+    bound, this is at most the true distance of any given dataset of size :math:`n` (safe for PTR); compare
     :func:`book_distance_to_instability`. Notebook 05.
     """
     check_int("n", n, 1)
@@ -133,9 +134,10 @@ def book_distance_to_instability(n: int, upper: float, b: float) -> int:
     :math:`k \in \{0, \dots, n\}` with :math:`u/(n - k + 1) \ge b` (:func:`book_mean_ls_at_distance`), found by
     binary search; ``n`` if there is none (the chapter's loop would divide by zero).
 
-    The chapter's :math:`A(k)` is the true bound :math:`u/(n - (k - 1))` one step back, so this is the true
-    :func:`distance_to_instability` plus one whenever :math:`u/b` is not a whole number; where :math:`u/b` is whole
-    (as at the chapter's :math:`u/b = 20{,}000`) its :math:`\ge` stops one step early and cancels that. Notebook 05.
+    The chapter's :math:`A(k)` is the corrected bound :math:`u/(n - (k - 1))` one step back, so wherever this distance
+    is above 0 it is the corrected :func:`mean_distance_to_instability` (with :math:`l = 0`) plus one, unless
+    :math:`u/b` is a whole number (as at the chapter's :math:`u/b = 20{,}000`): there its :math:`\ge` stops one step
+    early and cancels that. Notebook 05.
     """
     check_int("n", n, 1)
     upper, b = check_positive("upper", upper), check_positive("b", b)

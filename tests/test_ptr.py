@@ -201,9 +201,20 @@ def _chapter_loop(n, u, b):
                                                (100, 10.0, 0.5), (5, 100.0, 1.0), (7, 100.0, 50.0)])
 def test_book_distance_follows_the_chapters_loop(n, upper, b):
     assert book_distance_to_instability(n, upper, b) == _chapter_loop(n, upper, b)
-    true = distance_to_instability(lambda k: mean_ls_at_distance(n, k, 0.0, upper), b, n)
+    corrected = distance_to_instability(lambda k: mean_ls_at_distance(n, k, 0.0, upper), b, n)
     whole = (upper / b).is_integer() and upper / b <= n
-    assert book_distance_to_instability(n, upper, b) == true + (0 if whole or true == 0 else 1)
+    assert book_distance_to_instability(n, upper, b) == corrected + (0 if whole or corrected == 0 else 1)
+
+
+def test_at_n_floor_u_over_b_a_dataset_at_true_distance_0_is_tested_by_the_chapter_as_1():
+    b = 0.0051
+    n = int(100.0 // b)  # 19,607: the largest n at which the bound u/n still exceeds b
+    x = np.r_[np.zeros(n - 1), 100.0]  # its local sensitivity (removing the 100) is 100/n > b: true D = 0
+    m = x.mean()
+    ls = max(max(m, 100.0 - m) / (n + 1), max(m - x.min(), x.max() - m) / (n - 1))
+    assert ls == pytest.approx(100.0 / n) and ls > b
+    assert mean_distance_to_instability(n, 0.0, 100.0, b) == 0  # the bound's D, at most the true D
+    assert book_distance_to_instability(n, 100.0, b) == 1
 
 
 def test_ptr_mean_book_reproduces_the_chapter_set_up():
@@ -369,8 +380,8 @@ def test_pass_probability_matches_sampling_and_shows_the_books_off_by_one():
     delta = 1 / N_ADULT**2
     t = book_threshold(1.0, delta)
     book = book_distance_to_instability(N_ADULT, 100.0, 0.0051)  # u/b not a whole number
-    true = distance_to_instability(lambda k: mean_ls_at_distance(N_ADULT, k, 0.0, 100.0), 0.0051, N_ADULT)
-    assert book == true + 1  # the book's A(k) = u/(n-k+1) is the true A(k-1)
+    corrected = distance_to_instability(lambda k: mean_ls_at_distance(N_ADULT, k, 0.0, 100.0), 0.0051, N_ADULT)
+    assert book == corrected + 1  # the book's A(k) = u/(n-k+1) is the corrected bound's A(k-1)
     assert pass_probability(1, t, 1.0) == pytest.approx(0.5 * math.exp(-(t - 1)))
     assert pass_probability(1, t, 1.0) / pass_probability(0, t, 1.0) == pytest.approx(math.e)
 
