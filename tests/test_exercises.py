@@ -231,14 +231,22 @@ def test_lesson_02_3_recognises_a_reuse_of_global_by_hand() -> None:
     def replacements(x, universe):
         return [y for kept in removals(x) for y in additions(kept, universe) if sorted(y) != sorted(x)]
 
-    def global_by_hand(f, neighbours_of):
+    def global_by_hand(f, neighbours_of, datasets):
         return max(local(f, x, neighbours_of(x)) for x in datasets)
 
     def reuse(f, universe, n):
-        return global_by_hand(f, lambda x: replacements(x, universe))
+        return global_by_hand(f, lambda x: replacements(x, universe), datasets)
 
     verdict = judge("02.3", reuse)
-    assert verdict.status == "not yet" and "`global_by_hand` loops over the small universe" in verdict.message, verdict
+    assert verdict.status == "not yet" and "Step 1's `datasets` are the small universe's" in verdict.message, verdict
+
+
+@pytest.mark.parametrize(("key", "wrong_column_answer"), [("02.1", 19.0), ("02.5", 100.0)])
+def test_lesson_02_absence_days_instead_of_school_years_gets_its_hint(key: str, wrong_column_answer: float) -> None:
+    """Exercises 1 and 5 ask about `years`; `median_gs` in the notebook uses `days`, whose values are 9.5 / 0.5 = 19
+    (exercise 1) and 50 / 0.5 = 100 (exercise 5): the slip must be named, not met with a bare "not yet"."""
+    verdict = judge(key, wrong_column_answer)
+    assert verdict.status == "not yet" and "that is absence_days" in verdict.message, verdict
 
 
 def test_the_key_of_10_3_is_the_worst_case_of_sorted_chunks_one_record_chunks_included() -> None:

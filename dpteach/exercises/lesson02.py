@@ -104,8 +104,8 @@ def _notebook_replacements(x: tuple, universe: Sequence[float]) -> list[tuple]:
 
 
 def mistake_reuses_global_by_hand(f: Query, universe: Sequence[float], n: int) -> float:
-    """``global_by_hand(f, lambda x: replacements(x, universe))``: the notebook's ``global_by_hand`` loops over the
-    small universe's datasets of three, whatever ``universe`` and ``n`` it is asked about."""
+    """``global_by_hand(f, lambda x: replacements(x, universe), datasets)``: Step 1's ``datasets`` are the small
+    universe's datasets of three, whatever ``universe`` and ``n`` it is asked about."""
     small = tuple(float(v) for v in small_universe()["absence_days"])
     return max(_notebook_local(f, x, _notebook_replacements(x, universe))
                for x in itertools.combinations(small, SMALL_UNIVERSE_SIZE))
@@ -153,10 +153,15 @@ def median_sensitivity(size: int) -> float:
     return global_sensitivity(school_years(), size, "median", relation="symmetric")
 
 
-def secret_size_median_sensitivity() -> float:
-    """The add/remove sensitivity of the median of the school years, largest over every non-empty size 1..|U|:
-    what a secret size needs (4, from {1} to {1, 9})."""
-    return max(median_sensitivity(size) for size in range(1, school_years().size + 1))
+def secret_size_median_sensitivity(column: np.ndarray | None = None) -> float:
+    """The add/remove sensitivity of the median of ``column`` (the school years unless given), largest over every
+    non-empty size 1..|U|: what a secret size needs (4 for the school years, from {1} to {1, 9}; the empty
+    dataset, whose median the exercise defines as 5, adds nothing since |v - 5| <= 4 for every year)."""
+    values = school_years() if column is None else column
+    return max(global_sensitivity(values, size, "median", relation="symmetric") for size in range(1, values.size + 1))
+
+
+WRONG_COLUMN_HINT = "that is absence_days (`days`); use the school years, `years`"
 
 
 # --- Exercise 5: a family of four ----------------------------------------------------------------------------------
@@ -165,9 +170,11 @@ FAMILY_SIZE, DATASET_SIZE = 4, 6
 FAMILY_EPSILON = 0.5
 
 
-def family_sensitivity(relation: str, k: int = FAMILY_SIZE) -> float:
-    """The global sensitivity of the variance of the school years, datasets of six, at distance k."""
-    return global_sensitivity(school_years(), DATASET_SIZE, "var", k=k, relation=relation)
+def family_sensitivity(relation: str, k: int = FAMILY_SIZE, column: np.ndarray | None = None) -> float:
+    """The global sensitivity of the variance of ``column`` (the school years unless given), datasets of six, at
+    distance k."""
+    values = school_years() if column is None else column
+    return global_sensitivity(values, DATASET_SIZE, "var", k=k, relation=relation)
 
 
 def family_sensitivity_every_size(k: int = FAMILY_SIZE) -> float:
@@ -190,7 +197,8 @@ register(
          Mistake(secret_size_median_sensitivity(),
                  "that is the sensitivity; the Laplace scale is the sensitivity divided by ε"),
          Mistake(secret_size_median_sensitivity() * MEDIAN_EPSILON,
-                 "the scale divides the sensitivity by ε = 0.5, it does not multiply it")),
+                 "the scale divides the sensitivity by ε = 0.5, it does not multiply it"),
+         Mistake(secret_size_median_sensitivity(absence_days()) / MEDIAN_EPSILON, WRONG_COLUMN_HINT)),
     ),
     Exercise(
         "02.2", "the clamped sum on a domain",
@@ -213,8 +221,8 @@ register(
                  "datasets may repeat a value the universe holds twice: enumerate datasets of the universe's "
                  "records, not of its distinct values"),
          Mistake(mistake_reuses_global_by_hand,
-                 "`global_by_hand` loops over the small universe's `datasets` (n = 3), whatever universe and n you "
-                 "ask about: enumerate the datasets of n records of `universe` yourself"),
+                 "Step 1's `datasets` are the small universe's (n = 3), whatever universe and n you ask about: "
+                 "enumerate the datasets of n records of `universe` yourself"),
          Mistake(mistake_reuses_replace_one,
                  "Step 3's `replace_one` refills from the small universe `U`; the refills must come from "
                  "`universe`: pass it to `replacements`"),
@@ -246,6 +254,7 @@ register(
          Mistake(family_sensitivity_every_size() / FAMILY_EPSILON,
                  "that is the add/remove value over every dataset size, what a secret size needs; here the size "
                  "is public (see \"Public or secret size\")"),
-         Mistake(family_sensitivity("bounded"), "that is the sensitivity; the scale divides it by ε")),
+         Mistake(family_sensitivity("bounded"), "that is the sensitivity; the scale divides it by ε"),
+         Mistake(family_sensitivity("bounded", column=absence_days()) / FAMILY_EPSILON, WRONG_COLUMN_HINT)),
     ),
 )
