@@ -330,3 +330,16 @@ def test_a1_3_and_a1_4_reject_a_function_that_never_sorts() -> None:
         assert judge(key, right).status == "right"
         verdict = judge(key, unsorted)
         assert verdict.status == "not yet" and "sort both first" in verdict.message, (key, verdict)
+
+
+def test_lesson_05_2_rejects_a_distance_that_is_not_whole() -> None:
+    """D counts replacements: a fractional answer within the usual two-decimal tolerance (2.004 for 2) is not
+    right, and gets the hint that D is whole; whole numbers given as floats still pass."""
+    from dpteach.exercises.lesson05 import NOT_WHOLE
+
+    truth = tuple(int(part.truth()) for part in EXERCISES["05.2"].parts)
+    assert judge("05.2", tuple(float(d) for d in truth)).status == "right"
+    for answer in ((truth[0] + 0.004, truth[1]), (truth[0], truth[1] - 0.5)):
+        for language in ("en", "zh"):
+            verdict = judge("05.2", answer, language)
+            assert verdict.status == "not yet" and say(NOT_WHOLE, language) in verdict.message, (answer, verdict)

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 from dpteach import ptr
-from dpteach.exercises.core import Exercise, Mistake, Number, register
+from dpteach.exercises.core import Exercise, Language, Mistake, Number, register, say
 
 UPPER = 100                          # the lesson's cap on ages
 
@@ -21,6 +22,22 @@ LESSON_SIZE = 32_561                 # the size of the lesson's own data (Adult 
 
 FIVE = (20, 30, 40, 50, 60)          # five ages in [0, 100], replace-one neighbours, median = the third value
 FIVE_BS = (25, 60)                   # two proposed bounds; 60 equals A^(2): a tie, not yet above
+
+
+@dataclass(frozen=True)
+class Count(Number):
+    """A whole number of steps: compared exactly, and a value with a fractional part is the slip it names."""
+
+    decimals: int | None = None
+
+    def judge(self, mine: object, language: Language) -> tuple[bool, str | None]:
+        if not float(mine).is_integer():  # type: ignore[arg-type]
+            return False, say(NOT_WHOLE, language)
+        return super().judge(mine, language)
+
+
+NOT_WHOLE = {"en": "D counts replacements, so it is a whole number: read it off as the k of an A^(k)",
+             "zh": "D 数的是替换的次数，所以是整数：它是某个 A^(k) 的下标 k"}
 
 
 def median_a(data: tuple[int, ...], k: int) -> float:
@@ -112,7 +129,7 @@ register(
     ),
     Exercise(
         "05.2", "the median's distance to instability",
-        tuple(Number(lambda b=b: ptr.median_distance_to_instability(FIVE, 0, UPPER, b)) for b in FIVE_BS),
+        tuple(Count(lambda b=b: ptr.median_distance_to_instability(FIVE, 0, UPPER, b)) for b in FIVE_BS),
         (Mistake(five_distances(shift=-1),
                  {"en": "D is the first k at which A^(k) exceeds b, not the last k at which it stays within b",
                   "zh": "D 是 A^(k) 第一次超过 b 时的 k，而不是 A^(k) 最后一次不超过 b 时的 k"}),
@@ -177,6 +194,6 @@ register(
                   "zh": "那是离散测试的整数阈值（吸附机制那一节）；这道练习问的是连续测试的 t"}),
          Mistake(threshold_answer(ptr.ptr_threshold(TEST_EPSILON, 1 / LESSON_SIZE**2)),
                  {"en": "δ = 1/n² uses the private size n = 32,561; this lesson's δ comes from UCI's published size N",
-                  "zh": "δ = 1/n² 用的是私有的数据量 n = 32,561；本课的 δ 来自 UCI 公布的记录数 N"})),
+                  "zh": "δ = 1/n² 用的是需保密的数据量 n = 32,561；本课的 δ 来自 UCI 公布的记录数 N"})),
     ),
 )
