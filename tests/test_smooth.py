@@ -412,6 +412,11 @@ def test_lesson06_folds_print_the_numbers_their_text_states(capsys):
     assert [line.split("D = ")[1].split()[0] for line in lines] == ["12,562"] * 3 + ["1,312"] * 3
     assert [line.split("scale ")[1] for line in lines] == ["0.01000", "0.00556", "0.00526",
                                                            "0.00640", "0.00356", "0.00337"]
+    spacing = _lesson06_fold_code("p_moves")
+    assert spacing[0] == spacing[1]
+    pure = smooth_median_release_pure(ages, 0, u, epsilon, np.random.default_rng(0))  # its scale is 10S/epsilon
+    exec(spacing[0], {"np": np, "math": math, "pure": pure})
+    assert capsys.readouterr().out.split() == "spacing of doubles at 37: 7.1e-15 P(|Z| > 84) <= 5e-07".split()
 
 
 # ------------------------------------------------------------------ rounding: never below the exact S

@@ -22,9 +22,16 @@ def _beta(size: int, epsilon: float = EPSILON) -> float:
     return smooth.laplace_beta(epsilon, 1 / size**2)
 
 
-# --- Exercise 1: the factor that repairs Definition 19 (exp(beta) at the public delta, epsilon = 0.5) ----------
+# --- Exercise 1: what Definition 19 guarantees unrepaired: epsilon (1 + e^beta) / 2 at epsilon = 0.5 ------------
 
-EPSILON_1 = 0.5                      # the lesson prints e^(-beta) at epsilon = 1; the exercise asks for 0.5
+EPSILON_1 = 0.5                      # the lesson prints the value at epsilon = 1; the exercise asks for 0.5
+
+
+def unrepaired(epsilon: float = EPSILON_1, size: int = PUBLIC_SIZE) -> float:
+    """The epsilon of Definition 19's release used as is: the slide's epsilon/2 pays e^beta, the stretch's does not
+    (beta at ``epsilon``, delta = 1/size^2)."""
+    return epsilon * (1 + math.exp(_beta(size, epsilon))) / 2
+
 
 # --- Exercise 2: the smooth bound of a small mean ---------------------------------------------------------------
 
@@ -35,13 +42,14 @@ def _smoothed_mean_bound(beta: float, ls_at_distance: np.ndarray) -> float:
     return float(np.max(np.exp(-beta * np.arange(ls_at_distance.size)) * ls_at_distance))
 
 
-def survey_final(beta: float, book: bool = False, factor: float = 2.0, last: int = SURVEY_SIZE) -> float:
+def survey_final(beta: float, book: bool = False, factor: float = 2.0, last: int = SURVEY_SIZE) -> tuple[float, int]:
     """``factor`` times the maximum over k = 0..last of exp(-beta k) A(k), with the bound (u - l)/max(n - k, 1) or
-    the chapter's u/(n - k + 1)."""
+    the chapter's u/(n - k + 1), and the k where it is reached."""
     ks = np.arange(last + 1)
-    curve = (ptr.book_mean_ls_at_distance(SURVEY_SIZE, ks, UPPER) if book
-             else ptr.mean_ls_at_distance(SURVEY_SIZE, ks, LOWER, UPPER))
-    return factor * _smoothed_mean_bound(beta, np.asarray(curve, dtype=float))
+    curve = np.asarray(ptr.book_mean_ls_at_distance(SURVEY_SIZE, ks, UPPER) if book
+                       else ptr.mean_ls_at_distance(SURVEY_SIZE, ks, LOWER, UPPER), dtype=float)
+    terms = np.exp(-beta * ks) * curve
+    return factor * _smoothed_mean_bound(beta, curve), int(np.argmax(terms))
 
 
 # --- Exercise 3: the ratio of standard deviations on the first 100 ages -----------------------------------------
@@ -73,11 +81,12 @@ def _padded(data: Sequence[float]) -> list[float]:
 
 
 def _pairs_max(data: Sequence[float], beta: float, *, padded: bool = True, shift: int = 1,
-               smallest_gap: int = 0, largest_gap: float = math.inf, j_from_m: bool = True) -> float:
+               smallest_gap: int = 0, largest_gap: float = math.inf, j_from_m: bool = True,
+               floor_median: bool = False) -> float:
     """max over i <= m <= j of (x_(j) - x_(i)) exp(-beta (j - i - shift)) with
     smallest_gap <= j - i - 1 < largest_gap (and j > m when not ``j_from_m``)."""
     xs = _padded(data) if padded else [math.nan, *sorted(min(max(float(v), LOWER), UPPER) for v in data)]
-    m = math.ceil(len(data) / 2)
+    m = len(data) // 2 if floor_median else math.ceil(len(data) / 2)
     first = 0 if padded else 1
     scores = [(xs[j] - xs[i]) * math.exp(-beta * (j - i - shift))
               for i in range(first, m + 1) for j in range(m if j_from_m else m + 1, len(xs))
@@ -112,6 +121,11 @@ def mistake_k_below_200(data: Sequence[float], beta: float) -> float:
 def mistake_exponent_j_minus_i(data: Sequence[float], beta: float) -> float:
     """The discount exp(-beta (j - i)), one step too many."""
     return _pairs_max(data, beta, shift=0)
+
+
+def mistake_floor_median(data: Sequence[float], beta: float) -> float:
+    """m = len(data) // 2: the median taken one position too low for odd n (and 0 for one record)."""
+    return _pairs_max(data, beta, floor_median=True)
 
 
 def mistake_local_only(data: Sequence[float], beta: float) -> float:
@@ -155,31 +169,33 @@ def show_smooth_case(case: tuple) -> str:
 
 register(
     Exercise(
-        "06.1", "Definition 19, repaired",
-        (Number(lambda: math.exp(_beta(PUBLIC_SIZE, EPSILON_1)), decimals=5),),
-        (Mistake(1.0,
-                 {"en": "Definition 19's S can fall below S*: leaving out k = 0 loses up to a factor e^(−β)",
-                  "zh": "书中框架（k 从 1 开始）的 S 可能小于 S*：漏掉 k = 0 最多会损失一个因子 e^(−β)"}),
-         Mistake(1 + _beta(PUBLIC_SIZE, EPSILON_1),
-                 {"en": "that is 1 + β; the factor is e^β, not its first-order approximation",
-                  "zh": "那是 1 + β；因子是 e^β，而不是它的一阶近似"}),
-         Mistake(2.0,
-                 {"en": "the 2 of 2S/ε belongs to the noise scale, not to the repair of S",
-                  "zh": "2S/ε 里的 2 属于噪声尺度，与修正 S 无关"}),
-         Mistake(math.exp(-_beta(PUBLIC_SIZE, EPSILON_1)),
-                 {"en": "that factor is below 1: it makes S smaller, where S needs lifting",
-                  "zh": "这个因子小于 1：它让 S 更小，而 S 需要被抬高"}),
-         Mistake(math.exp(_beta(PUBLIC_SIZE)),
-                 {"en": "that is e^β at ε = 1, the lesson's; the exercise asks for ε = 0.5",
-                  "zh": "那是课文里 ε = 1 时的 e^β；本题的 ε 是 0.5"}),
-         Mistake(math.exp(_beta(ADULT_SIZE, EPSILON_1)),
+        "06.1", "Definition 19, unrepaired",
+        (Number(unrepaired, decimals=5),),
+        (Mistake(EPSILON_1,
+                 {"en": "that is the ε promised; with k from 1, S can fall below LS by a factor e^(−β), and the slide "
+                        "pays for it",
+                  "zh": "那是名义上的 ε；k 从 1 开始时，S 可能比 LS 小一个因子 e^(−β)，平移要为此付出代价"}),
+         Mistake(EPSILON_1 * math.exp(_beta(PUBLIC_SIZE, EPSILON_1)),
+                 {"en": "that multiplies all of ε by e^β; only the slide (ε/2) pays e^β, the stretch keeps its ε/2",
+                  "zh": "那是把整个 ε 都乘以 e^β；只有平移（ε/2）要乘 e^β，伸缩仍是 ε/2"}),
+         Mistake(unrepaired(1.0),
+                 {"en": "that is the lesson's ε = 1; the exercise asks for ε = 0.5, and β changes with ε",
+                  "zh": "那是课文里 ε = 1 时的值；本题的 ε 是 0.5，而 β 随 ε 而变"}),
+         Mistake(math.exp(_beta(PUBLIC_SIZE, EPSILON_1)),
+                 {"en": "that is e^β, the factor that repairs S; the question asks for the ε of the unrepaired release",
+                  "zh": "那是修正 S 的因子 e^β；题目问的是不加修正时发布的 ε"}),
+         Mistake(EPSILON_1 / 2 * (1 + math.exp(-_beta(PUBLIC_SIZE, EPSILON_1))),
+                 {"en": "that is below ε: S too small means more privacy loss, so the factor is e^β, not e^(−β)",
+                  "zh": "那比 ε 还小：S 偏小意味着隐私损失更大，所以因子是 e^β，而不是 e^(−β)"}),
+         Mistake(unrepaired(size=ADULT_SIZE),
                  {"en": "that β comes from δ = 1/n² with n = 32,561; use the lesson's δ = 1/N², N = 48,842",
                   "zh": "那个 β 来自 n = 32,561 时的 δ = 1/n²；请用本课的 δ = 1/N²，N = 48,842"})),
     ),
     Exercise(
         "06.2", "the smooth bound of a small mean",
-        (Number(lambda: survey_final(_beta(SURVEY_BOUND))),),
-        (Mistake(2 * (UPPER - LOWER) / SURVEY_SIZE,
+        (Number(lambda: survey_final(_beta(SURVEY_BOUND))[0]),
+         Number(lambda: survey_final(_beta(SURVEY_BOUND))[1], decimals=0)),
+        (Mistake((2 * (UPPER - LOWER) / SURVEY_SIZE, 0),
                  {"en": "that is 2(u − l)/n, the k = 0 term: with only 50 records the maximum is no longer at k = 0",
                   "zh": "那是 k = 0 那一项 2(u − l)/n：只有 50 条记录时，最大值已经不在 k = 0 处"}),
          Mistake(survey_final(_beta(SURVEY_SIZE)),
@@ -192,8 +208,8 @@ register(
                  {"en": "that uses the chapter's u/(n − k + 1), which leaves out removals; use (u − l)/max(n − k, 1)",
                   "zh": "那用的是书中的 u/(n − k + 1)，它没有算删除；应当用 (u − l)/max(n − k, 1)"}),
          Mistake(survey_final(_beta(SURVEY_BOUND), last=SURVEY_SIZE - 2),
-                 {"en": "k runs to n: the single-record dataset (k = 49) gives the maximum",
-                  "zh": "k 要一直取到 n：只剩一条记录的数据集（k = 49）给出最大值"}),
+                 {"en": "k runs to n: the datasets with the fewest records can give the maximum",
+                  "zh": "k 要一直取到 n：记录最少的那些数据集可能给出最大值"}),
          Mistake(survey_final(_beta(SURVEY_BOUND), factor=1.0),
                  {"en": "that is S; the final sensitivity of the chapter is 2S",
                   "zh": "那是 S；书中的最终敏感度是 2S"})),
@@ -245,6 +261,9 @@ register(
                  {"en": "the discount is exp(−β(j − i − 1)): two neighbouring order statistics are k = 0 steps "
                         "apart",
                   "zh": "折扣是 exp(−β(j − i − 1))：相邻的两个顺序统计量相距 k = 0 步"}),
+         Mistake(mistake_floor_median,
+                 {"en": "the median is x_(⌈n/2⌉): m = math.ceil(n / 2), not n // 2 (for n = 1, m = 1)",
+                  "zh": "中位数是 x_(⌈n/2⌉)：m = math.ceil(n / 2)，而不是 n // 2（n = 1 时 m = 1）"}),
          Mistake(mistake_local_only,
                  {"en": "that is the local sensitivity A^(0)(x): the smooth sensitivity also looks at pairs farther "
                         "from the median, discounted",
