@@ -155,8 +155,7 @@ def median_sensitivity(size: int) -> float:
 
 def secret_size_median_sensitivity(column: np.ndarray | None = None) -> float:
     """The add/remove sensitivity of the median of ``column`` (the school years unless given), largest over every
-    non-empty size 1..|U|: what a secret size needs (4 for the school years, from {1} to {1, 9}; the empty
-    dataset, whose median the exercise defines as 5, adds nothing since |v - 5| <= 4 for every year)."""
+    non-empty size 1..|U|: what a secret size needs (4 for the school years, from {1} to {1, 9})."""
     values = school_years() if column is None else column
     return max(global_sensitivity(values, size, "median", relation="symmetric") for size in range(1, values.size + 1))
 
