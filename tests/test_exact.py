@@ -263,15 +263,18 @@ def test_sub_multiset_check_is_linear_and_names_missing_values() -> None:
 # ------------------------------------------------------------------------------------------ smooth median
 @pytest.mark.parametrize("n", [2_999, 4_000])
 def test_smooth_median_divide_and_conquer_equals_all_pairs(n) -> None:
-    from dpteach.smooth import _log_scores, _padded_sorted, smooth_sensitivity_median
+    """The divide-and-conquer route against every pair: the result is rounded up (its docstring's "Rounding"), so it
+    is never below the all-pairs value and above it by at most that route's relative eta."""
+    from dpteach.smooth import _UNIT, _log_scores, _padded_sorted, smooth_sensitivity_median
 
     data = np.random.default_rng(n).normal(40, 15, size=n)  # distinct values: the divide-and-conquer path
     for beta in [0.001, 0.01, 0.2]:
         xs = _padded_sorted(data, 0.0, 100.0)
         m = -(-n // 2)
-        direct = float(_log_scores(xs, np.arange(m + 1)[:, None], np.arange(m, n + 2)[None, :], beta).max())
-        # rounded up (see smooth_sensitivity_median's docstring): never below, and by a relative 1e-9 at most here
-        assert math.exp(direct) <= smooth_sensitivity_median(data, 0.0, 100.0, beta) <= math.exp(direct) * (1 + 1e-9)
+        direct = math.exp(float(_log_scores(xs, np.arange(m + 1)[:, None], np.arange(m, n + 2)[None, :], beta).max()))
+        eta = 2.0**-48 * (math.log(100.0) + abs(math.log(direct)) + 3)
+        eta += 4 * math.ceil(math.log2(m + 1)) * _UNIT * (7460 + 3 * beta * (n + 1))
+        assert direct <= smooth_sensitivity_median(data, 0.0, 100.0, beta) <= (1 + eta) * direct
 
 
 def test_float_rounding_bound_covers_the_real_arithmetic_sensitivity() -> None:

@@ -343,3 +343,22 @@ def test_lesson_05_2_rejects_a_distance_that_is_not_whole() -> None:
         for language in ("en", "zh"):
             verdict = judge("05.2", answer, language)
             assert verdict.status == "not yet" and say(NOT_WHOLE, language) in verdict.message, (answer, verdict)
+
+
+def test_a1_4_names_the_negative_slice_slip() -> None:
+    """A review found that A1.4's common slip, ``low = np.concatenate([x[:-r], spare[:a]])`` (empty at r = 0), got
+    only a counterexample. It is a declared mistake: its hint names ``x[:-0]`` and the fix ``x[:len(x) - r]``."""
+    import numpy as np
+
+    def ls_mean_symmetric(x, spare, k, slip=True):  # the exercise's skeleton, its one line written
+        x, spare, f_x, changes = np.sort(x), np.sort(spare), np.mean(x), []
+        for r in range(min(k, len(x)) + 1):
+            for a in range(1 if r in (0, len(x)) else 0, min(k - r, len(spare)) + 1):
+                high = np.concatenate([x[r:], spare[len(spare) - a:]])
+                low = np.concatenate([x[:-r] if slip else x[:len(x) - r], spare[:a]])
+                changes += [np.mean(high) - f_x, f_x - np.mean(low)]
+        return max(changes) if changes else None
+
+    verdict = judge("A1.4", ls_mean_symmetric)
+    assert verdict.status == "not yet" and "x[:-0] is empty" in verdict.message, verdict
+    assert judge("A1.4", lambda x, spare, k: ls_mean_symmetric(x, spare, k, slip=False)).status == "right"

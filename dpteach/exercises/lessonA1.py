@@ -196,6 +196,19 @@ def mistake_empty_neighbour(x: np.ndarray, others: np.ndarray, k: int) -> float:
     return best
 
 
+def mistake_negative_slice(x: np.ndarray, others: np.ndarray, k: int) -> float:
+    """Writes ``low`` with ``x[:-r]``: at r = 0 that slice is empty (``x[:-0]`` is ``x[:0]``), so each mix that only
+    adds values compares x with the a smallest spare values alone."""
+    x, others = np.sort(x), np.sort(others)
+    f_x, best = float(np.mean(x)), 0.0
+    for r in range(min(k, x.size) + 1):
+        for a in range(1 if r in (0, x.size) else 0, min(k - r, others.size) + 1):
+            high = np.concatenate([x[r:], others[others.size - a:]])
+            low = np.concatenate([x[:-r], others[:a]])
+            best = max(best, float(np.mean(high)) - f_x, f_x - float(np.mean(low)))
+    return best
+
+
 # --- Exercise 5: a release where Step 2's candidates miss the variance's local sensitivity ----------------------
 
 
@@ -309,6 +322,9 @@ register(
          Mistake(mistake_unsorted_mean,
                  "the check passes x and spare in any order: sort both first (np.sort), so that x[r:] drops the r "
                  "smallest records and spare[len(spare) - a:] holds the a largest values"),
+         Mistake(mistake_negative_slice,
+                 "x[:-0] is empty, not all of x: at r = 0 your low neighbour lost every record. Write "
+                 "x[:len(x) - r], as the skeleton's spare[len(spare) - a:] does"),
          Mistake(mistake_empty_neighbour,
                  "a neighbour is never empty: removing all n records (r = n) needs at least one spare value "
                  "added (a ≥ 1); the mean of no records is undefined")),
