@@ -237,7 +237,7 @@ def course_map(folder: Path) -> pd.DataFrame:
             continue
         stats = lesson_stats(path)
         rows.append({"part": part_of(path.name).title, "number": number_of(path.name), "notebook": path.name,
-                     "title": title_of(path), "builds on": ", ".join(prerequisites_of(path)) or "-",
+                     "title": title_of(path), "builds on": ", ".join(prerequisites_of(path)) or "–",
                      "minutes": stated_minutes(path), "optional": optional_minutes(path),
                      "to present": presenting_minutes(path), "words": stats.words, "slides": stats.slides,
                      "exercises": stats.exercises, "classes": stats.classes})
