@@ -8,6 +8,7 @@ through :func:`course_notebooks`, so a new lesson or appendix joins all of them 
 
 from __future__ import annotations
 
+import numbers
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -147,7 +148,7 @@ def title_of(notebook: Path) -> str:
 MAX_MINUTES = 75
 """The longest time a lesson may state for a student working through it alone (one class)."""
 
-_TIME = re.compile(r"\*{1,2}Time\*{1,2}:?\*{0,2}\s*about (\d+) minutes")
+_TIME = re.compile(r"\*{1,2}Time\*{1,2}:?\*{0,2}\s*about\s+(\d+)\s+minutes")
 _PREREQUISITES = re.compile(r"\*{1,2}Prerequisites?\*{1,2}:?(.*?)(?:\*{1,2}Time\*{1,2}|\n\n|$)", re.S)
 _LINKED_NOTEBOOK = re.compile(r"\]\(((?:\d\d|A\d)_[\w-]+)\.ipynb")
 
@@ -169,8 +170,9 @@ def stated_minutes(notebook: Path) -> int | None:
     return None if match is None else int(match.group(1))
 
 
-_PRESENT = re.compile(r"(\d+)(?: minutes)? to present")
-_EXTRA = re.compile(r"about (\d+)(?: minutes)? more")
+# Any whitespace, a line break included, may separate the words: notebooks wrap their prose at any word.
+_PRESENT = re.compile(r"(\d+)(?:\s+minutes)?\s+to\s+present")
+_EXTRA = re.compile(r"about\s+(\d+)(?:\s+minutes)?\s+more")
 
 
 def presenting_minutes(notebook: Path) -> int | None:
@@ -181,7 +183,7 @@ def presenting_minutes(notebook: Path) -> int | None:
 
 def optional_minutes(notebook: Path) -> int | None:
     """The optional time the lesson states at its top beyond :func:`stated_minutes` (``… optional (about 15
-    minutes more)``, or A1's Part 2: ``takes about 80 minutes more``), or None if it states none."""
+    minutes more)``, or A1's Part 2: ``takes about N minutes more``), or None if it states none."""
     match = _EXTRA.search(_opening(notebook))
     return None if match is None else int(match.group(1))
 
@@ -192,6 +194,33 @@ def prerequisites_of(notebook: Path) -> tuple[str, ...]:
     match = _PREREQUISITES.search(_opening(notebook))
     found = [] if match is None else [number_of(name) for name in _LINKED_NOTEBOOK.findall(match.group(1))]
     return tuple(dict.fromkeys(found))
+
+
+def needs(folder: Path, number: str) -> tuple[str, ...]:
+    """The course numbers of every notebook that notebook ``number`` in ``folder`` builds on, directly or through the
+    notebooks it builds on (:func:`prerequisites_of`, followed to the end), sorted: what a student must have taken
+    before it."""
+    notebooks = {number_of(p.name): p for p in course_notebooks(folder) if not p.name.endswith(".zh.ipynb")}
+    if number not in notebooks:
+        raise ValueError(f"number must be one of the course's notebooks in {folder} ({', '.join(notebooks)}), "
+                         f"got {number!r}")
+    found: set[str] = set()
+    todo = [number]
+    while todo:  # each notebook is expanded once, so this ends even if the links formed a cycle
+        todo += [n for n in prerequisites_of(notebooks[todo.pop()]) if n not in found and n in notebooks]
+        found.update(todo)
+    return tuple(sorted(found - {number}))
+
+
+def duration(minutes: int) -> str:
+    """A whole number of minutes as hours and minutes, ``"2 h 25 min"`` for 145 (``"45 min"`` under an hour):
+    exact, where a rounded decimal such as 2.4 h is not."""
+    if isinstance(minutes, bool) or not isinstance(minutes, numbers.Integral):
+        raise TypeError(f"minutes must be a whole number, got {type(minutes).__name__}")
+    if minutes < 0:
+        raise ValueError(f"minutes must be >= 0, got {minutes}")
+    hours, rest = divmod(int(minutes), 60)
+    return f"{hours} h {rest} min" if hours else f"{rest} min"
 
 
 def course_map(folder: Path) -> pd.DataFrame:
@@ -208,7 +237,7 @@ def course_map(folder: Path) -> pd.DataFrame:
             continue
         stats = lesson_stats(path)
         rows.append({"part": part_of(path.name).title, "number": number_of(path.name), "notebook": path.name,
-                     "title": title_of(path), "builds on": ", ".join(prerequisites_of(path)) or "-",
+                     "title": title_of(path), "builds on": ", ".join(prerequisites_of(path)) or "–",
                      "minutes": stated_minutes(path), "optional": optional_minutes(path),
                      "to present": presenting_minutes(path), "words": stats.words, "slides": stats.slides,
                      "exercises": stats.exercises, "classes": stats.classes})

@@ -3,7 +3,9 @@ the format fits it (words, slides, exercises); the others are printed with their
 
 from __future__ import annotations
 
+import itertools
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -18,7 +20,9 @@ from dpteach.course import (
     course_map,
     course_notebooks,
     course_table,
+    duration,
     lesson_stats,
+    needs,
     number_of,
     optional_minutes,
     part_of,
@@ -113,3 +117,48 @@ def test_stated_time_and_prerequisites_are_read_from_the_opening_cells(tmp_path:
     silent = notebook("# 05 · T\n\nNo prerequisites stated, and the time only in a later cell.")
     assert stated_minutes(silent) is None and prerequisites_of(silent) == ()
     assert presenting_minutes(silent) is None and optional_minutes(silent) is None
+
+
+def test_a_statement_broken_across_lines_is_read(tmp_path: Path) -> None:
+    path = tmp_path / "A1_t.ipynb"
+    opening = ("# A1 · T\n\n*Prerequisites*: [lesson 02](02_b.ipynb).\n*Time*: about\n85 minutes for Part 1; "
+               "40 minutes to\npresent. Part 2 takes about 105\nminutes  more.")
+    path.write_text(json.dumps({"cells": [{"cell_type": "markdown", "metadata": {}, "source": opening}]}))
+    assert (stated_minutes(path), presenting_minutes(path), optional_minutes(path)) == (85, 40, 105)
+
+
+def test_every_notebook_that_mentions_a_time_to_present_gets_one() -> None:
+    for notebook in LESSONS:  # the opening: the markdown cells before the first code cell
+        cells = json.loads(notebook.read_text(encoding="utf-8"))["cells"]
+        opening = "".join("".join(c["source"]) for c in itertools.takewhile(lambda c: c["cell_type"] == "markdown",
+                                                                          cells))
+        if re.search(r"to\s+present", opening):
+            assert presenting_minutes(notebook) is not None, notebook.name
+
+
+def test_needs_follows_the_prerequisites_to_the_end(tmp_path: Path) -> None:
+    def lesson(name: str, *links: str) -> None:
+        linked = ", ".join(f"[{n}]({n}_x.ipynb)" for n in links)
+        source = f"# {name}\n\n*Prerequisites*: {linked}.\n*Time*: about 60 minutes."
+        (tmp_path / f"{name}_x.ipynb").write_text(json.dumps({"cells": [{"cell_type": "markdown", "metadata": {},
+                                                                          "source": source}]}))
+
+    lesson("01")
+    lesson("02", "01")
+    lesson("03", "02")
+    lesson("04", "01")
+    lesson("05", "03", "04")
+    assert needs(tmp_path, "05") == ("01", "02", "03", "04")
+    assert needs(tmp_path, "04") == ("01",) and needs(tmp_path, "01") == ()
+    with pytest.raises(ValueError, match="number"):
+        needs(tmp_path, "06")
+    assert set(needs(NOTEBOOKS, "10")) >= set(prerequisites_of(NOTEBOOKS / "10_auditing_privacy.ipynb"))
+
+
+def test_duration_prints_hours_and_minutes_exactly() -> None:
+    assert duration(145) == "2 h 25 min" and duration(135) == "2 h 15 min" and duration(45) == "45 min"
+    assert duration(120) == "2 h 0 min" and duration(0) == "0 min"
+    with pytest.raises(ValueError, match="minutes"):
+        duration(-1)
+    with pytest.raises(TypeError, match="minutes"):
+        duration(2.25)  # type: ignore[arg-type]
