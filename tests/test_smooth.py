@@ -389,7 +389,7 @@ def _lesson06_fold_code(marker: str) -> list[str]:
 
 
 def test_lesson06_folds_print_the_numbers_their_text_states(capsys):
-    """Lesson 06's two folds state "It prints ..."; run their code on the lesson's values and compare."""
+    """Lesson 06's folds state "It prints ..."; run their code on the lesson's values and compare."""
     from dpteach import ptr
 
     ages = load_adult()["Age"].to_numpy()
@@ -401,11 +401,11 @@ def test_lesson06_folds_print_the_numbers_their_text_states(capsys):
     beta = laplace_beta(epsilon, delta)
     names = {"np": np, "ptr": ptr, "n": n, "u": u, "epsilon": epsilon, "mean": mean, "local": local,
              "bound": bound, "delta": delta, "beta": beta}
-    cap, ptr_fold = _lesson06_fold_code("s_cap"), _lesson06_fold_code("distance_to_instability")
-    assert cap[0] == cap[1] and ptr_fold[0] == ptr_fold[1]  # the same code in both editions
-    exec(cap[0], dict(names))
+    splits, ptr_fold = _lesson06_fold_code("mean ** (2 / 3)"), _lesson06_fold_code("distance_to_instability")
+    assert splits[0] == splits[1] and ptr_fold[0] == ptr_fold[1]  # the same code in both editions
+    exec(splits[0], dict(names, math=math, sd_smoothed=math.sqrt(2) * 2 * bound / epsilon))  # S = B_n(0) here
     assert capsys.readouterr().out.split() == (
-        "0.0018862 = LS <= S* <= 0.0018863 bound / cap = 1.63 2S*/epsilon <= 0.00377".split())
+        "share 0.65: sum/count sd 0.00822 -5.4% share 0.50: sum/count sd 0.00931 +7.2%".split())
     exec(ptr_fold[0], dict(names))
     lines = capsys.readouterr().out.splitlines()
     assert [line.split("threshold ")[1].split()[0] for line in lines] == ["42", "209", "418"] * 2
