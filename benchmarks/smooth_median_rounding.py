@@ -1,6 +1,7 @@
 """Old (log scores, exp(best) returned as is) against new (rounded up) smooth_sensitivity_median on the Adult ages.
 
-Not a test: run ``.venv/bin/python benchmarks/smooth_median_rounding.py [old_git_ref]``; it prints the median of
+Not a test: run ``.venv/bin/python benchmarks/smooth_median_rounding.py [old_git_ref]`` (by default the
+code before the change); it prints the median of
 repeated timings of each version, on the lesson 06 ages at lesson 06's beta, and on their all-pairs and
 divide-and-conquer routes (the latter forced by a threshold of 0).
 """
@@ -20,6 +21,7 @@ from dpteach import smooth
 from dpteach.datasets import load_adult
 
 ROOT = Path(__file__).resolve().parents[1]
+BEFORE_ROUNDING = "03dad03c450262d2cc459ff87acec0a4c52f5e42"  # the last commit before smooth_sensitivity_median rounded up (the default baseline)
 
 
 def _old_module(ref: str):
@@ -39,7 +41,7 @@ def _median_of_runs(call, repeat: int = 15, number: int = 3) -> float:
 
 
 def main() -> None:
-    old = _old_module(sys.argv[1] if len(sys.argv) > 1 else "main")
+    old = _old_module(sys.argv[1] if len(sys.argv) > 1 else BEFORE_ROUNDING)
     ages = load_adult()["Age"].to_numpy(dtype=float)
     beta = smooth.laplace_beta(1.0, 1 / 48_842**2)
     reals = np.random.default_rng(0).normal(40, 15, size=ages.size)  # distinct values: many pairs

@@ -36,6 +36,7 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from pandas.io.formats.style import Styler
 
+from dpteach.mechanisms import check_delta, check_epsilon, check_positive
 from dpteach.queries import as_dataset, check_data, check_int, check_real
 
 # The PNG text chunk where save_fig records the font size, in pixels of the saved image, of the smallest text.
@@ -596,14 +597,8 @@ def plot_noise_vs_groups(groups: Sequence[int], laplace_sd: Sequence[float], gau
         if isinstance(g, bool) or not isinstance(g, int | np.integer) or not 1 <= g <= g_values.size:
             raise ValueError(f"crossover[{name!r}] must be a group count in 1..{g_values.size}, got {g!r}")
     for name, sigma in sigmas.items():
-        if not 0 < check_real(f"sigmas[{name!r}]", sigma, "a finite number > 0") < math.inf:
-            raise ValueError(f"sigmas[{name!r}] must be a finite number > 0, got {sigma!r}")
-    epsilon = check_real("epsilon", epsilon, "a finite number > 0")
-    delta = check_real("delta", delta, "a number in (0, 1)")
-    if not 0 < epsilon < math.inf:
-        raise ValueError(f"epsilon must be a finite number > 0, got {epsilon!r}")
-    if not 0 < delta < 1:
-        raise ValueError(f"delta must be a number in (0, 1), got {delta!r}")
+        check_positive(f"sigmas[{name!r}]", sigma)
+    epsilon, delta = check_epsilon(epsilon), check_delta(delta)
     fig, ax = plt.subplots(figsize=(9, 4.2))
     ax.plot(g_values, laplace, color="C0")
     ax.annotate("Laplace, pure ε-DP:\nsd √2·G/ε", (g_values[-1], laplace[-1]), (6, 0), textcoords="offset points",
