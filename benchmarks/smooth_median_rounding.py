@@ -21,7 +21,8 @@ from dpteach import smooth
 from dpteach.datasets import load_adult
 
 ROOT = Path(__file__).resolve().parents[1]
-BEFORE_ROUNDING = "03dad03c450262d2cc459ff87acec0a4c52f5e42"  # the last commit before smooth_sensitivity_median rounded up (the default baseline)
+# the default baseline: the last commit before smooth_sensitivity_median rounded up
+BEFORE_ROUNDING = "03dad03c450262d2cc459ff87acec0a4c52f5e42"
 
 
 def _old_module(ref: str):
