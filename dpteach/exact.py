@@ -144,7 +144,10 @@ the largest gap. Three kinds occur:
   :math:`2A \cdot 2^e \le 2^{53}`): then every float gap is the rounded exact gap and ties round alike.
 
 The tests check ``>=`` against enumeration everywhere, and ``==`` on whole numbers (small and wide ranges) except
-where one of these pairs may round up.
+where one of these pairs may round up; there they check the slack of :func:`round_up`. Such a pair can be tiny: the
+unbounded global ``percentile_20`` of :math:`U = (0, 0, 0, 0, 1)` at :math:`n = 4`, :math:`k = 1` pairs
+:math:`z[1:]` with :math:`z[:4]` for :math:`z = (0, 0, 0, 0)`, both weighting rank 1 by :math:`3/5`; enumeration
+finds 0 and the closed form returns :math:`3.6 \cdot 10^{-15}`.
 
 *Fractional values.* Candidates that tie with the optimum in exact arithmetic may round differently, so the
 candidate's rounded gap :math:`d` can sit *below* enumeration's, by up to about :math:`4\hat E + 2ud` (below): many

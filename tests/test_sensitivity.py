@@ -95,7 +95,41 @@ def test_fast_equals_naive_global(case, query) -> None:
     universe, size, k, relation = case
     fast = dpteach.global_sensitivity(universe, size, query, k=k, relation=relation)
     naive = dpteach.global_sensitivity(universe, size, query, k=k, relation=relation, method="naive")
-    assert fast == naive
+    if may_round_up(universe, size, k, relation, query):
+        assert naive <= fast <= naive + rounding_slack(universe, size, k, relation, query, fast)
+    else:
+        assert fast == naive
+
+
+def may_round_up(universe, size: int, k: int, relation: str, query) -> bool:
+    """Whether the closed form has a pair of :func:`dpteach.exact.tied_pairs` (or an exchanged bounded mean),
+    the only cases where the rounding promise allows it to round up on whole numbers."""
+    if not exact.has_closed_form(query):
+        return False
+    data = np.sort(np.asarray(universe, dtype=float))
+    specs = exact.global_pair_specs(data.size, size, k, relation, query)
+    largest = exact._largest(size, k, relation, data.size)
+    noise = 16 * exact.value_error(query, data, largest)
+    exchanged = any(query == "mean" and 0 < a and m - a == b for m, _, a, b in specs)
+    return exchanged or bool(exact.tied_pairs(specs, query, data, noise).any())
+
+
+def rounding_slack(universe, size: int, k: int, relation: str, query, value: float) -> float:
+    """The most :func:`dpteach.exact.round_up` adds to a gap of about ``value``, plus a spare ulp."""
+    data = np.sort(np.asarray(universe, dtype=float))
+    largest = exact._largest(size, k, relation, data.size)
+    return 8 * (exact.value_error(query, data, largest) + 2.0**-53 * value) + float(np.spacing(value))
+
+
+def test_tied_percentile_pair_rounds_up_within_the_slack() -> None:
+    # A Hypothesis draw: the pair (z[1:], z[:4]) of z = (0, 0, 0, 0) uses rank 1 with weight 3/5 in both
+    # percentiles, so numpy may round its records apart; the closed form rounds up, enumeration finds 0.
+    universe, size, k, query = [0, 0, 0, 0, 1], 4, 1, "percentile_20"
+    assert may_round_up(universe, size, k, "unbounded", query)
+    naive = dpteach.global_sensitivity(universe, size, query, k=k, method="naive")
+    fast = dpteach.global_sensitivity(universe, size, query, k=k)
+    assert naive == 0.0
+    assert 0.0 < fast <= rounding_slack(universe, size, k, "unbounded", query, fast)
 
 
 @settings(max_examples=150, deadline=None)
