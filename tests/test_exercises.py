@@ -362,3 +362,19 @@ def test_a1_4_names_the_negative_slice_slip() -> None:
     verdict = judge("A1.4", ls_mean_symmetric)
     assert verdict.status == "not yet" and "x[:-0] is empty" in verdict.message, verdict
     assert judge("A1.4", lambda x, spare, k: ls_mean_symmetric(x, spare, k, slip=False)).status == "right"
+
+
+def test_lesson_06_1_asks_for_the_smallest_epsilon_and_calls_a_looser_one_true() -> None:
+    """06.1's answer eps (1 + e^beta)/2 is the smallest epsilon lesson 04's proof gives; eps e^beta is a true but
+    looser guarantee, so the prompt asks for the smallest one and the hint says the looser one holds too."""
+    from dpteach.exercises.lesson06 import EPSILON_1, PUBLIC_SIZE, _beta, unrepaired
+
+    looser = EPSILON_1 * math.exp(_beta(PUBLIC_SIZE, EPSILON_1))
+    assert EPSILON_1 < unrepaired() < looser
+    for path in [p for p in WITH_EXERCISES if p.name.startswith("06_")]:
+        cells = nbformat.read(path, as_version=4).cells
+        prompt = next(c.source for c in cells if c.source.startswith(("### Exercise 1", "### 练习 1")))
+        assert "smallest" in prompt or "最小" in prompt, path.name
+    for language, words in (("en", "holds too"), ("zh", "也成立")):
+        verdict = judge("06.1", looser, language)
+        assert verdict.status == "not yet" and words in verdict.message, verdict

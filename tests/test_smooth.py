@@ -407,7 +407,8 @@ def test_lesson06_folds_print_the_numbers_their_text_states(capsys):
     assert capsys.readouterr().out.split() == (
         "share 0.65: sum/count sd 0.00822 -5.4% share 0.50: sum/count sd 0.00931 +7.2%".split())
     exec(ptr_fold[0], dict(names))
-    lines = capsys.readouterr().out.splitlines()
+    *lines, guess = capsys.readouterr().out.splitlines()
+    assert guess == "b = 0.0032 = u/n0 with n0 = 31,250, which is 95.97% of n"
     assert [line.split("threshold ")[1].split()[0] for line in lines] == ["42", "209", "418"] * 2
     assert [line.split("D = ")[1].split()[0] for line in lines] == ["12,562"] * 3 + ["1,312"] * 3
     assert [line.split("scale ")[1] for line in lines] == ["0.01000", "0.00556", "0.00526",

@@ -28,8 +28,8 @@ EPSILON_1 = 0.5                      # the lesson prints the value at epsilon = 
 
 
 def unrepaired(epsilon: float = EPSILON_1, size: int = PUBLIC_SIZE) -> float:
-    """The epsilon of Definition 19's release used as is: the slide's epsilon/2 pays e^beta, the stretch's does not
-    (beta at ``epsilon``, delta = 1/size^2)."""
+    """The smallest epsilon lesson 04's proof gives for Definition 19's release used as is: the slide's epsilon/2
+    pays e^beta, the stretch's does not (beta at ``epsilon``, delta = 1/size^2). Any larger epsilon holds too."""
     return epsilon * (1 + math.exp(_beta(size, epsilon))) / 2
 
 
@@ -176,8 +176,10 @@ register(
                         "pays for it",
                   "zh": "那是名义上的 ε；k 从 1 开始时，S 可能比 LS 小一个因子 e^(−β)，平移要为此付出代价"}),
          Mistake(EPSILON_1 * math.exp(_beta(PUBLIC_SIZE, EPSILON_1)),
-                 {"en": "that multiplies all of ε by e^β; only the slide (ε/2) pays e^β, the stretch keeps its ε/2",
-                  "zh": "那是把整个 ε 都乘以 e^β；只有平移（ε/2）要乘 e^β，伸缩仍是 ε/2"}),
+                 # a true but looser guarantee: the prompt asks for the smallest epsilon the proof gives
+                 {"en": "that ε holds too, but it is not the smallest: it multiplies all of ε by e^β, while only the "
+                        "slide (ε/2) pays e^β and the stretch keeps its ε/2",
+                  "zh": "这个 ε 也成立，但不是最小的：它把整个 ε 都乘以 e^β，而只有平移（ε/2）要乘 e^β，伸缩仍是 ε/2"}),
          Mistake(unrepaired(1.0),
                  {"en": "that is the lesson's ε = 1; the exercise asks for ε = 0.5, and β changes with ε",
                   "zh": "那是课文里 ε = 1 时的值；本题的 ε 是 0.5，而 β 随 ε 而变"}),
