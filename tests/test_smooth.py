@@ -391,6 +391,7 @@ def _lesson06_fold_code(marker: str) -> list[str]:
 def test_lesson06_folds_print_the_numbers_their_text_states(capsys):
     """Lesson 06's folds state "It prints ..."; run their code on the lesson's values and compare."""
     from dpteach import ptr
+    from dpteach.smooth import smoothed_local_sensitivity
 
     ages = load_adult()["Age"].to_numpy()
     n, u, epsilon = len(ages), 100, 1.0
@@ -399,25 +400,37 @@ def test_lesson06_folds_print_the_numbers_their_text_states(capsys):
     bound = mean_ls_at_distance(n, k=0, lower=0, upper=u)
     delta = 1 / 48_842**2
     beta = laplace_beta(epsilon, delta)
-    names = {"np": np, "ptr": ptr, "n": n, "u": u, "epsilon": epsilon, "mean": mean, "local": local,
-             "bound": bound, "delta": delta, "beta": beta}
-    splits, ptr_fold = _lesson06_fold_code("mean ** (2 / 3)"), _lesson06_fold_code("distance_to_instability")
-    assert splits[0] == splits[1] and ptr_fold[0] == ptr_fold[1]  # the same code in both editions
-    exec(splits[0], dict(names, math=math, sd_smoothed=math.sqrt(2) * 2 * bound / epsilon))  # S = B_n(0) here
-    assert capsys.readouterr().out.split() == (
-        "share 0.65: sum/count sd 0.00822 -5.4% share 0.50: sum/count sd 0.00931 +7.2%".split())
+    smoothed_bound = smoothed_local_sensitivity(mean_ls_at_distance(n, k=np.arange(n + 1), lower=0, upper=u), beta)
+    names = {"np": np, "math": math, "ptr": ptr, "n": n, "u": u, "epsilon": epsilon, "mean": mean, "local": local,
+             "bound": bound, "delta": delta, "beta": beta, "smoothed_bound": smoothed_bound}
+    cap, splits = _lesson06_fold_code("s_bar"), _lesson06_fold_code("hypot")
+    ptr_fold = _lesson06_fold_code("distance_to_instability")
+    assert cap[0] == cap[1] and splits[0] == splits[1] and ptr_fold[0] == ptr_fold[1]  # the same in both editions
+    exec(cap[0], dict(names))
+    assert capsys.readouterr().out.splitlines() == [
+        "LS = 0.0018862 <= S* <= S_bar = 0.0018863 (0.006% above LS)", "bound / S_bar = 1.63"]
+    exec(splits[0], dict(names))
+    assert capsys.readouterr().out.splitlines() == [
+        "share 0.65: sum/count sd 0.00822, smoothed bound 0.00869 (-5.4%)",
+        "share 0.5: sum/count sd 0.00931, smoothed bound 0.00869 (+7.2%)"]
     exec(ptr_fold[0], dict(names))
-    *lines, guess = capsys.readouterr().out.splitlines()
-    assert guess == "b = 0.0032 = u/n0 with n0 = 31,250, which is 95.97% of n"
-    assert [line.split("threshold ")[1].split()[0] for line in lines] == ["42", "209", "418"] * 2
-    assert [line.split("D = ")[1].split()[0] for line in lines] == ["12,562"] * 3 + ["1,312"] * 3
-    assert [line.split("scale ")[1] for line in lines] == ["0.01000", "0.00556", "0.00526",
-                                                           "0.00640", "0.00356", "0.00337"]
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split("threshold ")[1].split()[0] for line in lines] == ["42", "209", "418"]
+    assert [line.split("D = ")[1].split()[0] for line in lines] == ["12,562"] * 3
+    assert [line.split("noise sd ")[1] for line in lines] == ["0.01414", "0.00786", "0.00744"]
     spacing = _lesson06_fold_code("p_moves")
     assert spacing[0] == spacing[1]
     pure = smooth_median_release_pure(ages, 0, u, epsilon, np.random.default_rng(0))  # its scale is 10S/epsilon
     exec(spacing[0], {"np": np, "math": math, "pure": pure})
     assert capsys.readouterr().out.split() == "spacing of doubles at 37: 7.1e-15 P(|Z| > 84) <= 5e-07".split()
+    five = _lesson06_fold_code("S e^-beta")
+    assert five[0] == five[1]
+    from dpteach import smooth
+
+    exec(five[0], dict(names, smooth=smooth))
+    assert capsys.readouterr().out.splitlines() == [
+        "(0, 50, 50, 50, 100): LS = 0   S = 93.491   S e^-beta = 91.417",
+        "(0, 0, 50, 50, 100): LS = 50   S = 95.612   S e^-beta = 93.491"]
 
 
 # ------------------------------------------------------------------ rounding: never below the exact S
