@@ -253,9 +253,9 @@ register(
         # or 4 × 5.33) moves it by up to 0.01 × 2 × 4, and the student's rounded work must still be recognised
         (Number(lambda: family_sensitivity("bounded") / FAMILY_EPSILON, decimals=1),),
         (Mistake(family_sensitivity("symmetric") / FAMILY_EPSILON,
-                 "that is an add/remove value with n fixed at six (any mix of four changes, or the blog's "
-                 "exactly-k value, equal here); n is public, so the family's change is four replacements "
-                 "(relation=\"bounded\")"),
+                 "that is an add/remove value at distance 4 (any mix of four changes, or the blog's exactly-k "
+                 "value, equal here); four replacements are eight add/remove steps, beyond it. n is public, so "
+                 "the family's change is four replacements (relation=\"bounded\")"),
          Mistake(family_sensitivity("bounded", k=1) / FAMILY_EPSILON,
                  "that protects one student; the family has four"),
          Mistake(FAMILY_SIZE * family_sensitivity("bounded", k=1) / FAMILY_EPSILON,
