@@ -17,6 +17,7 @@ from dpteach.sensitivity import (
     local_sensitivity,
     neighbour_table,
     replicate,
+    sensitivity_by_distance,
     sensitivity_grid,
 )
 
@@ -29,5 +30,6 @@ __all__ = [
     "local_sensitivity",
     "neighbour_table",
     "replicate",
+    "sensitivity_by_distance",
     "sensitivity_grid",
 ]

@@ -254,6 +254,47 @@ def global_sensitivity(
     return _global_by_enumeration(universe_data, size, k, relation, resolved)
 
 
+def sensitivity_by_distance(
+    universe: Data,
+    size: int,
+    query: Query,
+    *,
+    k_max: int,
+    relations: Sequence[str] = ("unbounded", "symmetric"),
+) -> pd.DataFrame:
+    """:math:`GS_k` for :math:`k = 1, \\dots, k_{max}` under each relation: one column per relation, one row per k
+    (lesson 02, the blog's distance k against a group's).
+
+    Row k, column r holds :func:`global_sensitivity` ``(universe, size, query, k=k, relation=r)``:
+
+    .. math::
+
+        GS_k^r = \\max_{x \\subseteq U,\\ |x| = n}\\ \\max_{x' \\sim_k^r x} |f(x) - f(x')|,
+
+    where :math:`x' \\sim_k^r x` means exactly k additions or exactly k removals for ``"unbounded"`` (the blog's
+    k), any mix of r removals and a additions with r + a <= k for ``"symmetric"`` (a group of k at this one size),
+    and up to k replacements for ``"bounded"``. Every k must be valid for every relation (``k_max`` below the
+    smallest limit of :func:`global_sensitivity`).
+    """
+    resolve_query(query)
+    if isinstance(relations, str) or not isinstance(relations, Sequence) or not relations:
+        raise TypeError(f"relations must be a non-empty list or tuple of relation names {RELATIONS}, "
+                        f"got {relations!r}")
+    for relation in relations:
+        if not isinstance(relation, str) or relation not in RELATIONS:
+            raise ValueError(f"relations must hold names from {RELATIONS}, got {relation!r}")
+    universe_data = as_dataset(universe, "universe")
+    size = check_int("size", size, 1, universe_data.size, high_label=f"|universe| = {universe_data.size}")
+    for relation in relations:
+        try:
+            _check_distance(k_max, size, universe_data.size, relation)
+        except (TypeError, ValueError) as error:
+            raise type(error)(f"k_max must be a distance valid under relation {relation!r}: {error}") from None
+    ks = range(1, k_max + 1)
+    return pd.DataFrame({relation: [global_sensitivity(universe_data, size, query, k=k, relation=relation) for k in ks]
+                         for relation in relations}, index=pd.Index(ks, name="k"))
+
+
 def _global_var_by_candidates(universe: np.ndarray, size: int, k: int, relation: str,
                               resolved: ResolvedQuery) -> float | None:
     """The global variance from the candidates of :mod:`dpteach.global_spread` (exact, as enumeration), or ``None``

@@ -294,6 +294,20 @@ def test_a_choice_that_names_no_option_stays_invalid(typed: str) -> None:
     assert judge("02.4", typed).status == "invalid"
 
 
+def test_lesson_02_3_refill_from_set_of_universe_gets_the_multiset_hint() -> None:
+    """Refilling from ``set(universe)`` ignores multiplicities (a review found it met a bare "not right")."""
+    def local(f, x, neighbours):
+        return max(abs(f(x) - f(y)) for y in neighbours)
+
+    def refill_from_set(f, universe, n):
+        return max(local(f, x, [k + (v,) for k in itertools.combinations(x, n - 1) for v in set(universe)
+                                if sorted(k + (v,)) != sorted(x)])
+                   for x in itertools.combinations(universe, n))
+
+    verdict = judge("02.3", refill_from_set)
+    assert verdict.status == "not yet" and "`set(universe)` forgets how many copies" in verdict.message, verdict
+
+
 def test_lesson_02_3_placeholder_reads_as_no_answer_yet() -> None:
     placeholder = judge("02.3", lambda f, universe, n: None)
     assert placeholder.status == "unanswered" and placeholder.message == MESSAGES["unanswered"]["en"]

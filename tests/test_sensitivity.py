@@ -424,3 +424,17 @@ def test_kept_submultiset_lists_are_read_only_and_fresh() -> None:
         first[0, 0] = 9
     sens.clear_caches()
     assert neighbours.submultisets(capacity, 3) is not first
+
+
+def test_sensitivity_by_distance_pins_lesson_02_variance_curves() -> None:
+    """Lesson 02's last figure: the variance of absence days, datasets of six, the blog's k against any mix."""
+    days = large_universe()["absence_days"].to_numpy()
+    curves = dpteach.sensitivity_by_distance(days, 6, "var", k_max=4)
+    assert list(curves.columns) == ["unbounded", "symmetric"] and list(curves.index) == [1, 2, 3, 4]
+    assert curves.round(2).to_dict("list") == {"unbounded": [39.81, 51.67, 52.25, 55.78],
+                                               "symmetric": [39.81, 51.67, 52.25, 58.33]}
+    x, y = days[:6], np.array([1.0, 2.0, 3.0, 20.0])  # three removals and one addition: distance 4
+    assert np.var(y) - np.var(x) == pytest.approx(curves.loc[4, "symmetric"])
+    assert curves.loc[3, "symmetric"] == dpteach.global_sensitivity(
+        days, 6, "var", k=3, relation="symmetric")
+    assert (curves["symmetric"] >= curves["unbounded"]).all()

@@ -86,6 +86,13 @@ def mistake_refill_from_values_not_in_x_with_notebook_local(f: Query, universe: 
                for x in itertools.combinations(universe, n))
 
 
+def mistake_refill_from_set_of_universe(f: Query, universe: Sequence[float], n: int) -> float:
+    """Refills with every distinct value of ``set(universe)``, however many copies the kept records already use, so
+    it builds multisets the universe does not hold (a 5 added to (5,) when the universe has one 5)."""
+    datasets = list(itertools.combinations(universe, n))
+    return _largest_change(f, datasets, lambda x: _replace_one(x, universe, lambda x, kept: sorted(set(universe))))
+
+
 def mistake_distinct_values_only(f: Query, universe: Sequence[float], n: int) -> float:
     """Enumerates datasets of distinct values only, so datasets that repeat a value are never tried."""
     values = sorted(set(universe))
@@ -216,6 +223,10 @@ register(
         (Mistake(mistake_refill_from_values_not_in_x, REFILL_HINT),
          # the same slip as a student writes it with the notebook's `local`: one hint for both
          Mistake(mistake_refill_from_values_not_in_x_with_notebook_local, REFILL_HINT),
+         Mistake(mistake_refill_from_set_of_universe,
+                 "`set(universe)` forgets how many copies the universe holds, so a refill can build a dataset the "
+                 "universe cannot supply: refill from what it holds beyond the kept records, "
+                 "`replacements(x, universe)`"),
          Mistake(mistake_distinct_values_only,
                  "datasets may repeat a value the universe holds twice: enumerate datasets of the universe's "
                  "records, not of its distinct values"),
@@ -242,9 +253,9 @@ register(
         # or 4 × 5.33) moves it by up to 0.01 × 2 × 4, and the student's rounded work must still be recognised
         (Number(lambda: family_sensitivity("bounded") / FAMILY_EPSILON, decimals=1),),
         (Mistake(family_sensitivity("symmetric") / FAMILY_EPSILON,
-                 "that is an add/remove value with n fixed at six (any mix of four changes, or the blog's "
-                 "exactly-k value, equal here); n is public, so the family's change is four replacements "
-                 "(relation=\"bounded\")"),
+                 "that is an add/remove value at distance 4 (any mix of four changes, or the blog's exactly-k "
+                 "value, equal here); four replacements are eight add/remove steps, beyond it. n is public, so "
+                 "the family's change is four replacements (relation=\"bounded\")"),
          Mistake(family_sensitivity("bounded", k=1) / FAMILY_EPSILON,
                  "that protects one student; the family has four"),
          Mistake(FAMILY_SIZE * family_sensitivity("bounded", k=1) / FAMILY_EPSILON,
