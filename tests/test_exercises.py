@@ -392,3 +392,24 @@ def test_lesson_06_1_asks_for_the_smallest_epsilon_and_calls_a_looser_one_true()
     for language, words in (("en", "holds too"), ("zh", "也成立")):
         verdict = judge("06.1", looser, language)
         assert verdict.status == "not yet" and words in verdict.message, verdict
+
+
+def test_lesson_06_4_names_a_long_case_briefly() -> None:
+    """A review found 06.4's feedback printing all 301 ages of its last case. A function wrong on that case only
+    gets a short message that still names the case: its size, its first values and its beta."""
+    from dpteach.exercises.lesson06 import smooth_median_cases, smooth_median_truth
+
+    data, beta = smooth_median_cases()[-1]
+    assert len(data) > 200  # the case this test is about
+
+    def wrong_on_long_data(values, b):
+        return smooth_median_truth(values, b) + (1.0 if len(values) > 200 else 0.0)
+
+    for language in ("en", "zh"):
+        verdict = judge("06.4", wrong_on_long_data, language)
+        assert verdict.status == "not yet", verdict
+        assert len(verdict.message) < 300, verdict.message
+        assert f"len(data) = {len(data)}" in verdict.message and f"beta = {beta:.6g}" in verdict.message
+        assert ", ".join(str(v) for v in data[:3]) in verdict.message, verdict.message
+    short = judge("06.4", lambda values, b: smooth_median_truth(values, b) + (len(values) == 3), "en")
+    assert "data = (" in short.message and "len(data)" not in short.message, short.message  # short data in full

@@ -162,9 +162,16 @@ def smooth_median_cases() -> tuple[tuple[tuple[int, ...], float], ...]:
     )
 
 
+SHOWN = 40                           # a case with more records is shown by its size and first values
+
+
 def show_smooth_case(case: tuple) -> str:
+    """The case as a feedback message names it: the data in full when short, else its size and first values."""
     data, beta = case
-    return f"data = {data}, beta = {beta:.6g}"
+    if len(data) <= SHOWN:
+        return f"data = {data}, beta = {beta:.6g}"
+    head = ", ".join(str(v) for v in data[:3])
+    return f"data = ({head}, ...), len(data) = {len(data)}, beta = {beta:.6g}"
 
 
 register(
@@ -193,8 +200,9 @@ register(
                  {"en": "that is below ε: S too small means more privacy loss, so the factor is e^β, not e^(−β)",
                   "zh": "那比 ε 还小：S 偏小意味着隐私损失更大，所以因子是 e^β，而不是 e^(−β)"}),
          Mistake(unrepaired(size=ADULT_SIZE),
-                 {"en": "that β comes from δ = 1/n² with n = 32,561; use the lesson's δ = 1/N², N = 48,842",
-                  "zh": "那个 β 来自 n = 32,561 时的 δ = 1/n²；请用本课的 δ = 1/N²，N = 48,842"})),
+                 {"en": "that β comes from δ = 1/n² with n = 32,561; the lesson's convention is δ = 1/N², "
+                        "N = 48,842",
+                  "zh": "那个 β 来自 n = 32,561 时的 δ = 1/n²；本课约定取 δ = 1/N²，N = 48,842"})),
     ),
     Exercise(
         "06.2", "the smooth bound of a small mean",
@@ -234,13 +242,15 @@ register(
                  {"en": "that is Laplace over the heavy tail; the question divides the other way",
                   "zh": "那是拉普拉斯除以重尾噪声；题目要的是反过来相除"}),
          Mistake(_sd_heavy(smooth.heavy_tail_beta(EPSILON)) / _sd_laplace(_beta(FIRST)),
-                 {"en": "that is δ = 1/n² with n = 100; the exercise keeps δ = 1/N², N = 48,842",
-                  "zh": "那是 n = 100 时的 δ = 1/n²；本题仍用 δ = 1/N²，N = 48,842"}),
+                 {"en": "that is δ = 1/n² with n = 100; the exercise keeps the lesson's convention δ = 1/N², "
+                        "N = 48,842",
+                  "zh": "那是 n = 100 时的 δ = 1/n²；本题仍按本课的约定取 δ = 1/N²，N = 48,842"}),
          Mistake(_sd_heavy(smooth.heavy_tail_beta(EPSILON)) / _sd_laplace(_beta(ADULT_SIZE)),
                  # 0.3968: a right answer rounded to 1 decimal (0.4) lands here too, so the hint names both
-                 {"en": "either the Laplace β uses δ = 1/n² with n = 32,561 (use the lesson's δ = 1/N², N = 48,842), "
+                 {"en": "either the Laplace β uses δ = 1/n² with n = 32,561 (the lesson's convention is "
+                        "δ = 1/N², N = 48,842), "
                         "or the ratio is rounded to 1 decimal (give 2)",
-                  "zh": "要么拉普拉斯的 β 用了 n = 32,561 时的 δ = 1/n²（请用本课的 δ = 1/N²，N = 48,842），"
+                  "zh": "要么拉普拉斯的 β 用了 n = 32,561 时的 δ = 1/n²（本课约定取 δ = 1/N²，N = 48,842），"
                         "要么比值只保留了 1 位小数（请保留 2 位）"})),
     ),
     Exercise(
@@ -256,7 +266,7 @@ register(
                   "zh": "那是书中框架的做法，k 从 1 开始：它漏掉了 j − i − 1 = 0 的那些对，也就是局部敏感度本身"}),
          Mistake(mistake_j_after_m,
                  {"en": "j runs from m, not m + 1: a pair may end at the median itself",
-                  "zh": "j 从 m 开始，而不是 m + 1：一对下标可以正好止于中位数本身"}),
+                  "zh": "j 从 m 开始，而不是 m + 1：下标对的右端 j 可以就是中位数所在的位置 m"}),
          Mistake(mistake_k_below_200,
                  {"en": "that stops at j − i − 1 < 200, like the chapter's loop over k: S is the maximum over every "
                         "k, and with a small β far pairs can win",
