@@ -271,7 +271,32 @@ def _legend(fig: Figure, order: Sequence[str]) -> None:
     fig.legend([handles[q] for q in labels], labels, loc="center left", bbox_to_anchor=(1.0, 0.5), title="query")
 
 
-def plot_sensitivity_grid(grid: pd.DataFrame, title: str, *, xlabel: str | None = None) -> Figure:
+FADED_LINE_ALPHA, FADED_TEXT_ALPHA = 0.25, 0.4  # a query left out of ``highlight``: its lines, its legend text
+
+
+def _check_highlight(highlight: object, queries: Sequence[str]) -> tuple[str, ...]:
+    """``highlight`` must be a tuple or list of query names drawn in the grid (``queries``); a bare str is refused."""
+    if not isinstance(highlight, tuple | list) or not all(isinstance(q, str) for q in highlight):
+        raise TypeError(f"highlight must be a tuple or list of query names, got {highlight!r}")
+    unknown = [q for q in highlight if q not in queries]
+    if unknown:
+        raise ValueError(f"highlight must name queries of the grid, one of {list(queries)}; got {unknown}")
+    return tuple(highlight)
+
+
+def _fade(fig: Figure, highlight: tuple[str, ...]) -> None:
+    """Draw every query not in ``highlight`` faded, in the panels and in the legend."""
+    for line in (line for ax in fig.axes for line in ax.get_lines()):
+        line.set_alpha(1.0 if line.get_label() in highlight else FADED_LINE_ALPHA)
+    legend = fig.legends[0]
+    for handle, text in zip(legend.legend_handles, legend.get_texts(), strict=True):
+        bright = text.get_text() in highlight
+        handle.set_alpha(1.0 if bright else FADED_LINE_ALPHA)
+        text.set_alpha(1.0 if bright else FADED_TEXT_ALPHA)
+
+
+def plot_sensitivity_grid(grid: pd.DataFrame, title: str, *, xlabel: str | None = None,
+                          highlight: Sequence[str] = ()) -> Figure:
     """A row of panels per column of data, x = k, y = sensitivity on a plain linear scale, one line per query.
 
     Each column of data gets two panels side by side: the other queries, then :data:`LARGE_QUERIES` (whose values
@@ -279,10 +304,12 @@ def plot_sensitivity_grid(grid: pd.DataFrame, title: str, *, xlabel: str | None 
     Each query is nudged sideways by :data:`DODGE` so equal values do not hide each other.
 
     ``grid`` is a :func:`dpteach.sensitivity_grid` table for one relation and scope (notebooks 02, 03). The x
-    axis says what k counts under that relation (:data:`K_LABELS`) unless ``xlabel`` is given.
+    axis says what k counts under that relation (:data:`K_LABELS`) unless ``xlabel`` is given. The queries named
+    in ``highlight`` (a tuple or list; empty: all) stay bright; the others fade, in the legend too (lesson 02).
     """
     _check_frame(grid, "grid", GRID_COLUMNS)
     _check_text(title, "title")
+    bright = _check_highlight(highlight, list(dict.fromkeys(grid["query"])))
     k_label = _k_label(grid, xlabel)
     rows = {column: _query_groups(grid[grid["column"] == column]) for column in dict.fromkeys(grid["column"])}
     width = max(len(groups) for groups in rows.values())
@@ -295,6 +322,8 @@ def plot_sensitivity_grid(grid: pd.DataFrame, title: str, *, xlabel: str | None 
             ax.set_title(f"{column}: {label}")
         row[0].set_ylabel("sensitivity")
     _legend(fig, list(dict.fromkeys(grid["query"])))
+    if bright:
+        _fade(fig, bright)
     fig.suptitle(title)
     fig.tight_layout()
     return fig

@@ -304,8 +304,13 @@ def test_lesson_02_3_refill_from_set_of_universe_gets_the_multiset_hint() -> Non
                                 if sorted(k + (v,)) != sorted(x)])
                    for x in itertools.combinations(universe, n))
 
-    verdict = judge("02.3", refill_from_set)
-    assert verdict.status == "not yet" and "`set(universe)` forgets how many copies" in verdict.message, verdict
+    def refill_from_list(f, universe, n):  # the review's variant: the whole list, no set
+        return max(local(f, x, [k + (v,) for k in itertools.combinations(x, n - 1) for v in universe])
+                   for x in itertools.combinations(universe, n))
+
+    for slip in (refill_from_set, refill_from_list):
+        verdict = judge("02.3", slip)
+        assert verdict.status == "not yet" and "copies the universe does not hold" in verdict.message, verdict
 
 
 def test_lesson_02_3_placeholder_reads_as_no_answer_yet() -> None:

@@ -26,6 +26,22 @@ def _close_figures():
     plt.close("all")
 
 
+def test_grid_plot_highlight_fades_every_other_query_in_panels_and_legend() -> None:
+    figure = blog_figure("bounded_a")
+    bright = ("median", "sum")
+    fig = plotting.plot_sensitivity_grid(figure.grid(), figure.title, highlight=bright)
+    lines = [line for ax in fig.axes for line in ax.get_lines()]
+    assert {line.get_label() for line in lines} >= set(bright)
+    for line in lines:
+        assert (line.get_alpha() == 1.0) == (line.get_label() in bright)
+    legend = fig.legends[0]
+    for handle, text in zip(legend.legend_handles, legend.get_texts(), strict=True):
+        assert (handle.get_alpha() == 1.0) == (text.get_text() in bright)
+        assert (text.get_alpha() == 1.0) == (text.get_text() in bright)
+    plain = plotting.plot_sensitivity_grid(figure.grid(), figure.title)
+    assert all(line.get_alpha() != plotting.FADED_LINE_ALPHA for ax in plain.axes for line in ax.get_lines())
+
+
 def test_grid_plot_has_integer_ticks_one_legend_and_visible_median_lines() -> None:
     figure = blog_figure("unbounded_a")
     fig = plotting.plot_sensitivity_grid(figure.grid(), figure.title)

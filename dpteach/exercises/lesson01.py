@@ -13,7 +13,7 @@ RELEASE, UNIVERSE = (1, 2, 3), (1, 2, 3, 10, 11)
 
 
 def neighbour_count(relation: str) -> int:
-    """How many distinct datasets are neighbours of RELEASE under ``relation`` ("unbounded": add/remove,
+    """How many distinct datasets are neighbours of RELEASE under ``relation`` ("symmetric": add/remove,
     "bounded": replace-one)."""
     return len(neighbours_of(RELEASE, UNIVERSE, "sum", relation=relation))
 
@@ -62,7 +62,7 @@ def prior_times(factor: float) -> float:
 register(
     Exercise(
         "01.1", "the neighbours of x = {1, 2, 3}",
-        (Number(lambda: neighbour_count("unbounded")), Number(lambda: neighbour_count("bounded")),
+        (Number(lambda: neighbour_count("symmetric")), Number(lambda: neighbour_count("bounded")),
          Choice(("a", "b", "c"), "c")),
         (Mistake((3, 6, "c"), "you counted the removals only: adding a value the universe holds beyond x also "
                               "makes a neighbour"),

@@ -224,8 +224,8 @@ register(
          # the same slip as a student writes it with the notebook's `local`: one hint for both
          Mistake(mistake_refill_from_values_not_in_x_with_notebook_local, REFILL_HINT),
          Mistake(mistake_refill_from_set_of_universe,
-                 "`set(universe)` forgets how many copies the universe holds, so a refill can build a dataset the "
-                 "universe cannot supply: refill from what it holds beyond the kept records, "
+                 "your refills use copies the universe does not hold once the kept records are taken out (a value "
+                 "it holds once can appear twice): refill from what it holds beyond the kept records, "
                  "`replacements(x, universe)`"),
          Mistake(mistake_distinct_values_only,
                  "datasets may repeat a value the universe holds twice: enumerate datasets of the universe's "
@@ -253,17 +253,18 @@ register(
         # or 4 × 5.33) moves it by up to 0.01 × 2 × 4, and the student's rounded work must still be recognised
         (Number(lambda: family_sensitivity("bounded") / FAMILY_EPSILON, decimals=1),),
         (Mistake(family_sensitivity("symmetric") / FAMILY_EPSILON,
-                 "that is an add/remove value at distance 4 (any mix of four changes, or the blog's exactly-k "
-                 "value, equal here); four replacements are eight add/remove steps, beyond it. n is public, so "
-                 "the family's change is four replacements (relation=\"bounded\")"),
+                 "safe here, but not the smallest: that is an add/remove value at distance 4 (any mix of four "
+                 "changes, or the blog's exactly-k value, equal here). With n public the family's change is four "
+                 "replacements (relation=\"bounded\"), whose exact value is smaller"),
          Mistake(family_sensitivity("bounded", k=1) / FAMILY_EPSILON,
                  "that protects one student; the family has four"),
          Mistake(FAMILY_SIZE * family_sensitivity("bounded", k=1) / FAMILY_EPSILON,
                  "4 × the one-student sensitivity is valid under replace-one but loose: the sensitivity at "
                  "distance 4 itself is smaller"),
          Mistake(family_sensitivity_every_size() / FAMILY_EPSILON,
-                 "that is the add/remove value over every dataset size, what a secret size needs; here the size "
-                 "is public (see \"Public or secret size\")"),
+                 "safe here, but not the smallest: that is the add/remove value over every dataset size, what a "
+                 "secret size needs. With n public the family's change is four replacements "
+                 "(relation=\"bounded\"), whose exact value is smaller"),
          Mistake(family_sensitivity("bounded"), "that is the sensitivity; the scale divides it by ε"),
          Mistake(family_sensitivity("bounded", column=absence_days()) / FAMILY_EPSILON, WRONG_COLUMN_HINT)),
     ),
