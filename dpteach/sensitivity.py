@@ -107,6 +107,20 @@ def _check_method(method: str) -> str:
     return method
 
 
+def _distance_limit(size: int, universe_size: int, relation: str) -> tuple[int, str]:
+    """The largest valid k of :func:`_check_distance` at this size (below 1: none), and the rule in words."""
+    if relation == "unbounded":
+        return (min(size - 1, universe_size - size),
+                f"1 <= k < size ({size}) and k <= |universe| - size ({universe_size - size})")
+    if relation == "symmetric":
+        if universe_size > size:
+            return universe_size, (f"1 <= k <= size + (|universe| - size) = |universe| ({universe_size}): at most "
+                                   "size records removed plus |universe| - size added")
+        return universe_size - 1, (f"1 <= k <= |universe| - 1 ({universe_size - 1}) when the release is the whole "
+                                   "universe: a neighbour keeps at least one record")
+    return size - 1, f"1 <= k < size ({size})"
+
+
 def _check_distance(k: object, size: int, universe_size: int, relation: str) -> int:
     """The blog's input rule: 0 < k < size, and (unbounded) k <= |U| - size so k records can be added.
 
@@ -114,20 +128,7 @@ def _check_distance(k: object, size: int, universe_size: int, relation: str) -> 
     ``1 <= k <= |U|``, or ``|U| - 1`` when the release is the whole universe (beyond that no new neighbour
     appears).
     """
-    if relation == "unbounded":
-        high = min(size - 1, universe_size - size)
-        why = f"1 <= k < size ({size}) and k <= |universe| - size ({universe_size - size})"
-    elif relation == "symmetric":
-        if universe_size > size:
-            high = universe_size
-            why = (f"1 <= k <= size + (|universe| - size) = |universe| ({high}): at most size records removed plus "
-                   "|universe| - size added")
-        else:
-            high = universe_size - 1
-            why = (f"1 <= k <= |universe| - 1 ({high}) when the release is the whole universe: a neighbour keeps at "
-                   "least one record")
-    else:
-        high, why = size - 1, f"1 <= k < size ({size})"
+    high, why = _distance_limit(size, universe_size, relation)
     if high < 1:
         raise ValueError(f"k has no valid value here: it must satisfy {why}")
     return check_int("k", k, 1, high, high_label=f"{high} ({why})")
@@ -256,7 +257,7 @@ def global_sensitivity(
 
 def sensitivity_by_distance(
     universe: Data,
-    size: int,
+    size: int | str,
     query: Query,
     *,
     k_max: int,
@@ -272,9 +273,10 @@ def sensitivity_by_distance(
         GS_k^r = \\max_{x \\subseteq U,\\ |x| = n}\\ \\max_{x' \\sim_k^r x} |f(x) - f(x')|,
 
     where :math:`x' \\sim_k^r x` means exactly k additions or exactly k removals for ``"unbounded"`` (the blog's
-    k), any mix of r removals and a additions with r + a <= k for ``"symmetric"`` (a group of k at this one size),
-    and up to k replacements for ``"bounded"``. Every k must be valid for every relation (``k_max`` below the
-    smallest limit of :func:`global_sensitivity`).
+    k), any mix of r removals and a additions with r + a <= k for ``"symmetric"`` (a group of k), and up to k
+    replacements for ``"bounded"``. With ``size="every"`` (the size is secret) it is the largest of these over
+    every size :math:`n` at which the relation's distance k is defined (:math:`k < n \\le |U| - k` for the
+    blog's k). Every k must be valid for every relation: at ``size``, or at some size for ``"every"``.
     """
     resolve_query(query)
     if isinstance(relations, str) or not isinstance(relations, Sequence) or not relations:
@@ -284,15 +286,28 @@ def sensitivity_by_distance(
         if not isinstance(relation, str) or relation not in RELATIONS:
             raise ValueError(f"relations must hold names from {RELATIONS}, got {relation!r}")
     universe_data = as_dataset(universe, "universe")
-    size = check_int("size", size, 1, universe_data.size, high_label=f"|universe| = {universe_data.size}")
-    for relation in relations:
+    total = universe_data.size
+    if isinstance(size, str):
+        if size != "every":
+            raise ValueError(f"size must be a whole number in [1, |universe| = {total}] or 'every', got {size!r}")
+        sizes = range(1, total + 1)
+    else:
+        sizes = range(check_int("size", size, 1, total, high_label=f"|universe| = {total}"), size + 1)
+    for relation in relations:  # the size allowing the largest k decides (the only size unless "every")
+        widest = max(sizes, key=lambda n: _distance_limit(n, total, relation)[0])
         try:
-            _check_distance(k_max, size, universe_data.size, relation)
+            _check_distance(k_max, widest, total, relation)
         except (TypeError, ValueError) as error:
-            raise type(error)(f"k_max must be a distance valid under relation {relation!r}: {error}") from None
+            raise type(error)(f"k_max must be a distance valid under relation {relation!r} at size {widest}: "
+                              f"{error}") from None
     ks = range(1, k_max + 1)
-    return pd.DataFrame({relation: [global_sensitivity(universe_data, size, query, k=k, relation=relation) for k in ks]
-                         for relation in relations}, index=pd.Index(ks, name="k"))
+
+    def largest(k: int, relation: str) -> float:
+        return max(global_sensitivity(universe_data, n, query, k=k, relation=relation)
+                   for n in sizes if _distance_limit(n, total, relation)[0] >= k)
+
+    return pd.DataFrame({relation: [largest(k, relation) for k in ks] for relation in relations},
+                        index=pd.Index(ks, name="k"))
 
 
 def _global_var_by_candidates(universe: np.ndarray, size: int, k: int, relation: str,

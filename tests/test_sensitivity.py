@@ -438,3 +438,18 @@ def test_sensitivity_by_distance_pins_lesson_02_variance_curves() -> None:
     assert curves.loc[3, "symmetric"] == dpteach.global_sensitivity(
         days, 6, "var", k=3, relation="symmetric")
     assert (curves["symmetric"] >= curves["unbounded"]).all()
+
+
+def test_sensitivity_by_distance_over_every_size() -> None:
+    """Lesson 02's last figure, n secret: the blog's exactly-k falls with k, a group's add/remove value cannot."""
+    days = large_universe()["absence_days"].to_numpy()
+    curves = dpteach.sensitivity_by_distance(days, "every", "var", k_max=4, relations=("unbounded", "symmetric"))
+    assert curves.round(2).to_dict("list") == {"unbounded": [90.25, 76.22, 67.25, 60.56],
+                                               "symmetric": [90.25] * 4}
+    # the blog's k = 4 exists only at n = 5 and 6 (k < n <= |U| - k): the largest of those two
+    assert curves.loc[4, "unbounded"] == max(dpteach.global_sensitivity(days, n, "var", k=4) for n in (5, 6))
+    assert np.var([1.0, 20.0]) == curves.loc[1, "symmetric"]  # {1} -> {1, 20}
+    with pytest.raises(ValueError, match="at size 5"):
+        dpteach.sensitivity_by_distance(days, "every", "var", k_max=5, relations=("unbounded",))
+    with pytest.raises(ValueError, match="or 'every'"):
+        dpteach.sensitivity_by_distance(days, "all", "var", k_max=2)
