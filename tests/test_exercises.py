@@ -20,7 +20,7 @@ import pytest
 
 from dpteach.course import course_notebooks
 from dpteach.exercises import EXERCISES, judge
-from dpteach.exercises.core import MESSAGES, Exercise, Function, Mistake, Number, say
+from dpteach.exercises.core import MESSAGES, Exercise, Function, Mistake, Number, Scale, say
 from dpteach.exercises.notebooks import check_cells, is_solution, kernel, student_version
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -418,3 +418,18 @@ def test_lesson_06_4_names_a_long_case_briefly() -> None:
         assert ", ".join(str(v) for v in data[:3]) in verdict.message, verdict.message
     short = judge("06.4", lambda values, b: smooth_median_truth(values, b) + (len(values) == 3), "en")
     assert "data = (" in short.message and "len(data)" not in short.message, short.message  # short data in full
+
+
+def test_noise_scales_are_never_accepted_rounded_down() -> None:
+    """A Scale part (a noise scale or the sensitivity it is calibrated to) accepts rounding up only: an answer just
+    below the exact value would add too little noise, and its message says to round up."""
+    scales = [(key, part) for key, exercise in EXERCISES.items() for part in exercise.parts
+              if isinstance(part, Scale)]
+    assert {key for key, _ in scales} == {"01.2", "01.4", "01.5", "02.1", "02.5", "08.1"}
+    for key, part in scales:
+        truth, unit = part.truth(), 10.0 ** -(part.decimals or 9)
+        assert part.judge(truth, "en") == (True, None), key
+        assert part.judge(truth + 0.4 * unit, "en") == (True, None), key
+        below, message = part.judge(truth - 0.4 * unit, "en")
+        assert not below and "round a noise scale up" in message, key
+        assert part.judge(truth - 3 * unit, "en") == (False, None), key

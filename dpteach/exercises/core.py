@@ -55,6 +55,9 @@ MESSAGES: dict[str, dict[str, str]] = {
               "zh": "{name} 是空的：数据集至少有一条记录"},
     "outside": {"en": "the universe does not hold {values} (that many times)",
                 "zh": "全集里没有（这么多个）{values}"},
+    "round up": {"en": "round a noise scale up, never down: {got} is just below the exact value, and less noise "
+                       "than that breaks the promise",
+                 "zh": "噪声尺度只能向上取整，不能向下：{got} 略小于准确值，噪声比它少就不能兑现隐私承诺"},
 }
 
 
@@ -206,6 +209,20 @@ class Number(Part):
 
     def truth(self) -> float:
         return float(self.expected())
+
+
+@dataclass(frozen=True)
+class Scale(Number):
+    """A noise scale, or the sensitivity it is calibrated to: like :class:`Number`, but an answer rounded *down*
+    is not yet right, since it adds less noise than the guarantee needs (within ``rtol`` either way, for floating
+    point), and its message says so. Declared mistakes are still recognised when rounded either way."""
+
+    def judge(self, mine: object, language: Language) -> tuple[bool, str | None]:
+        value, truth = float(mine), self.truth()  # type: ignore[arg-type]
+        if value < truth and not math.isclose(value, truth, rel_tol=self.rtol, abs_tol=1e-12):
+            close = self.same(value, truth)
+            return False, say(MESSAGES["round up"], language, got=f"{value:g}") if close else None
+        return self.same(value, truth), None
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from dpteach.exercises.core import Choice, Exercise, Function, Mistake, Number, register
+from dpteach.exercises.core import Choice, Exercise, Function, Mistake, Number, Scale, register
 from dpteach.promise import group_epsilon, laplace_scale, odds_bound, posterior_bound, sequential_composition
 from dpteach.sensitivity import neighbours_of
 
@@ -77,7 +77,7 @@ register(
     ),
     Exercise(
         "01.2", "a Laplace scale, and the privacy loss in code",
-        (Number(lambda: laplace_scale(SUM_DELTA, SUM_EPSILON)), Function(lambda: LOSS_CASES, privacy_loss)),
+        (Scale(lambda: laplace_scale(SUM_DELTA, SUM_EPSILON)), Function(lambda: LOSS_CASES, privacy_loss)),
         (Mistake((SUM_DELTA * SUM_EPSILON, privacy_loss), "the scale divides the sensitivity by ε; it does not "
                                                           "multiply it"),
          Mistake((SUM_EPSILON / SUM_DELTA, privacy_loss), "ε / Δ is upside down: a larger sensitivity needs more "
@@ -105,7 +105,7 @@ register(
     Exercise(
         "01.4", "the cost of a mean, and a budget split four ways",
         (Number(lambda: sequential_composition(list(MEAN_SPEND))[0]),
-         Number(lambda: laplace_scale(1, BUDGET / COUNTS))),
+         Scale(lambda: laplace_scale(1, BUDGET / COUNTS))),
         (Mistake((max(MEAN_SPEND), laplace_scale(1, BUDGET / COUNTS)),
                  "both releases are about the same students: their ε add up"),
          Mistake((sum(MEAN_SPEND) + min(MEAN_SPEND), laplace_scale(1, BUDGET / COUNTS)),
@@ -117,7 +117,7 @@ register(
     ),
     Exercise(
         "01.5", "a family of three",
-        (Number(lambda: group_epsilon(FAMILY_EPSILON, FAMILY)), Number(lambda: FAMILY * SUM_DELTA)),
+        (Number(lambda: group_epsilon(FAMILY_EPSILON, FAMILY)), Scale(lambda: FAMILY * SUM_DELTA)),
         (Mistake((2 * group_epsilon(FAMILY_EPSILON, FAMILY), FAMILY * SUM_DELTA),
                  "that counts each replacement as two steps, a removal and an addition: ε was stated under "
                  "replace-one, where a replacement is one step"),

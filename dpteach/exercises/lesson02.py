@@ -16,6 +16,7 @@ from dpteach.exercises.core import (
     Function,
     Mistake,
     Number,
+    Scale,
     register,
 )
 from dpteach.queries import evaluate
@@ -193,7 +194,7 @@ def family_sensitivity_every_size(k: int = FAMILY_SIZE) -> float:
 register(
     Exercise(
         "02.1", "the Laplace scale of a median, size secret",
-        (Number(lambda: secret_size_median_sensitivity() / MEDIAN_EPSILON),),
+        (Scale(lambda: secret_size_median_sensitivity() / MEDIAN_EPSILON),),
         (Mistake(median_sensitivity(6) / MEDIAN_EPSILON,
                  "that scale uses the sensitivity at n = 6 alone; the size is secret, so the noise needs the "
                  "largest value over every non-empty size"),
@@ -251,7 +252,7 @@ register(
         "02.5", "the noise for a family of four, n public",
         # one decimal: a scale is a sensitivity over ε = 0.5, so a sensitivity rounded to two decimals (10.00,
         # or 4 × 5.33) moves it by up to 0.01 × 2 × 4, and the student's rounded work must still be recognised
-        (Number(lambda: family_sensitivity("bounded") / FAMILY_EPSILON, decimals=1),),
+        (Scale(lambda: family_sensitivity("bounded") / FAMILY_EPSILON, decimals=1),),
         (Mistake(family_sensitivity("symmetric") / FAMILY_EPSILON,
                  "safe here, but not the smallest: that is an add/remove value at distance 4 (any mix of four "
                  "changes, or the blog's exactly-k value, equal here). With n public the family's change is four "

@@ -17,6 +17,7 @@ from dpteach.exercises.core import (
     Language,
     Mistake,
     Number,
+    Scale,
     describe,
     register,
 )
@@ -152,7 +153,7 @@ def _tables(users: list[int], purchases: list[int]) -> tuple[pd.DataFrame, pd.Da
 register(
     Exercise(
         "08.1", "a promise, not the data",
-        (Number(lambda: tr.laplace_scale(flat_map_factor(PROMISED_ROWS), EPSILON_1)),),
+        (Scale(lambda: tr.laplace_scale(flat_map_factor(PROMISED_ROWS), EPSILON_1)),),
         (Mistake(tr.laplace_scale(ACTUAL_ROWS, EPSILON_1),
                  "that uses the two rows the data produce; the factor is the promise max_rows, which holds for "
                  "any input, including a newcomer with many genres"),
