@@ -429,7 +429,8 @@ def test_lesson06_folds_print_the_numbers_their_text_states(capsys):
     gap = _lesson06_fold_code("d_equal")
     assert gap[0] == gap[1]
     exec(gap[0], dict(names, smooth=smooth, beta_pure=smooth.heavy_tail_beta(epsilon)))
-    assert capsys.readouterr().out.split() == "per unit of S: heavy-tail sd = 3.5 x Laplace sd equal sd at d = 16".split()
+    expected = "per unit of S: heavy-tail sd = 3.5 x Laplace sd equal sd at d = 16"
+    assert capsys.readouterr().out.split() == expected.split()
 
 
 # ------------------------------------------------------------------ rounding: never below the exact S
