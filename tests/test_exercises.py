@@ -433,3 +433,31 @@ def test_noise_scales_are_never_accepted_rounded_down() -> None:
         below, message = part.judge(truth - 0.4 * unit, "en")
         assert not below and "round a noise scale up" in message, key
         assert part.judge(truth - 3 * unit, "en") == (False, None), key
+
+
+def test_lesson_06_4_names_the_slips_of_its_scaffold() -> None:
+    """06.4's scaffold leaves only the ``pairs`` line to write. The likeliest slips in its two ranges, and the
+    pairs within the data only, are each recognised with their hint; the solution's ranges are right."""
+    def scaffold(i_range, j_range):
+        def smooth_median(data, beta):  # the notebook's scaffold with one line filled in
+            xs = [0] + sorted(min(max(v, 0), 100) for v in data) + [100]
+            m, last = math.ceil(len(data) / 2), len(xs) - 1
+            pairs = [(i, j) for i in i_range(m, last) for j in j_range(m, last)]
+            assert all(0 <= i <= m <= j <= last for i, j in pairs)
+            return max((xs[j] - xs[i]) * math.exp(-beta * (j - i - 1)) for i, j in pairs)
+        return smooth_median
+
+    def i_right(m, last):
+        return range(m + 1)
+
+    def j_right(m, last):
+        return range(m, last + 1)
+
+    assert judge("06.4", scaffold(i_right, j_right), "en").status == "right"
+    slips = ((scaffold(lambda m, last: range(m), j_right), "range(m + 1)"),
+             (scaffold(i_right, lambda m, last: range(m, last)), "range(m, last + 1)"),
+             (scaffold(i_right, lambda m, last: range(m + 1, last + 1)), "j runs from m"),
+             (scaffold(lambda m, last: range(1, m + 1), lambda m, last: range(m, last)), "pad the sorted data"))
+    for function, hint in slips:
+        verdict = judge("06.4", function, "en")
+        assert verdict.status == "not yet" and hint in verdict.message, verdict

@@ -426,6 +426,11 @@ def test_lesson06_folds_print_the_numbers_their_text_states(capsys):
     assert capsys.readouterr().out.splitlines() == [
         "(0, 50, 50, 50, 100): LS = 0   S = 93.491   S e^-beta = 91.417",
         "(0, 0, 50, 50, 100): LS = 50   S = 95.612   S e^-beta = 93.491"]
+    gap = _lesson06_fold_code("d_equal")
+    assert gap[0] == gap[1]
+    exec(gap[0], dict(names, smooth=smooth, beta_pure=smooth.heavy_tail_beta(epsilon)))
+    expected = "per unit of S: heavy-tail sd = 3.5 x Laplace sd equal sd at d = 16"
+    assert capsys.readouterr().out.split() == expected.split()
 
 
 # ------------------------------------------------------------------ rounding: never below the exact S

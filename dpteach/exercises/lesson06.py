@@ -80,16 +80,17 @@ def _padded(data: Sequence[float]) -> list[float]:
     return [LOWER, *sorted(min(max(float(v), LOWER), UPPER) for v in data), UPPER]
 
 
-def _pairs_max(data: Sequence[float], beta: float, *, padded: bool = True, shift: int = 1,
-               smallest_gap: int = 0, largest_gap: float = math.inf, j_from_m: bool = True,
-               floor_median: bool = False) -> float:
-    """max over i <= m <= j of (x_(j) - x_(i)) exp(-beta (j - i - shift)) with
-    smallest_gap <= j - i - 1 < largest_gap (and j > m when not ``j_from_m``)."""
+def _pairs_max(data: Sequence[float], beta: float, *, padded: bool = True, smallest_gap: int = 0,
+               largest_gap: float = math.inf, j_from_m: bool = True, i_to_m: bool = True,
+               j_to_end: bool = True) -> float:
+    """max over i <= m <= j of (x_(j) - x_(i)) exp(-beta (j - i - 1)) with smallest_gap <= j - i - 1 < largest_gap
+    (and j > m when not ``j_from_m``, i < m when not ``i_to_m``, j <= n when not ``j_to_end``)."""
     xs = _padded(data) if padded else [math.nan, *sorted(min(max(float(v), LOWER), UPPER) for v in data)]
-    m = len(data) // 2 if floor_median else math.ceil(len(data) / 2)
+    m = math.ceil(len(data) / 2)
     first = 0 if padded else 1
-    scores = [(xs[j] - xs[i]) * math.exp(-beta * (j - i - shift))
-              for i in range(first, m + 1) for j in range(m if j_from_m else m + 1, len(xs))
+    end = len(xs) if j_to_end else len(xs) - 1
+    scores = [(xs[j] - xs[i]) * math.exp(-beta * (j - i - 1))
+              for i in range(first, m + 1 if i_to_m else m) for j in range(m if j_from_m else m + 1, end)
               if smallest_gap <= j - i - 1 < largest_gap]
     return max(scores, default=0.0)
 
@@ -118,14 +119,14 @@ def mistake_k_below_200(data: Sequence[float], beta: float) -> float:
     return _pairs_max(data, beta, largest_gap=200)
 
 
-def mistake_exponent_j_minus_i(data: Sequence[float], beta: float) -> float:
-    """The discount exp(-beta (j - i)), one step too many."""
-    return _pairs_max(data, beta, shift=0)
+def mistake_i_before_m(data: Sequence[float], beta: float) -> float:
+    """i in ``range(m)``: the pairs that start at the median itself are left out."""
+    return _pairs_max(data, beta, i_to_m=False)
 
 
-def mistake_floor_median(data: Sequence[float], beta: float) -> float:
-    """m = len(data) // 2: the median taken one position too low for odd n (and 0 for one record)."""
-    return _pairs_max(data, beta, floor_median=True)
+def mistake_j_before_end(data: Sequence[float], beta: float) -> float:
+    """j in ``range(m, last)``: the pairs that end at the padded end x_(n+1) = u are left out."""
+    return _pairs_max(data, beta, j_to_end=False)
 
 
 def mistake_local_only(data: Sequence[float], beta: float) -> float:
@@ -272,13 +273,12 @@ register(
                         "k, and with a small β far pairs can win",
                   "zh": "那在 j − i − 1 < 200 处就停了，和书中对 k 的循环一样：S 是对所有 k 取的最大值，"
                         "β 很小时远处的对也可能胜出"}),
-         Mistake(mistake_exponent_j_minus_i,
-                 {"en": "the discount is exp(−β(j − i − 1)): two neighbouring order statistics are k = 0 steps "
-                        "apart",
-                  "zh": "折扣是 exp(−β(j − i − 1))：相邻的两个顺序统计量相距 k = 0 步"}),
-         Mistake(mistake_floor_median,
-                 {"en": "the median is x_(⌈n/2⌉): m = math.ceil(n / 2), not n // 2 (for n = 1, m = 1)",
-                  "zh": "中位数是 x_(⌈n/2⌉)：m = math.ceil(n / 2)，而不是 n // 2（n = 1 时 m = 1）"}),
+         Mistake(mistake_i_before_m,
+                 {"en": "i runs to m inclusive, range(m + 1): a pair may start at the median itself",
+                  "zh": "i 要取到 m（含 m），即 range(m + 1)：下标对的左端 i 可以就是中位数所在的位置 m"}),
+         Mistake(mistake_j_before_end,
+                 {"en": "j runs to the padded end n + 1 inclusive, range(m, last + 1): a replacement can bring u in",
+                  "zh": "j 要取到补齐后的末端 n + 1（含），即 range(m, last + 1)：替换可能带进来上端 u"}),
          Mistake(mistake_local_only,
                  {"en": "that is the local sensitivity A^(0)(x): the smooth sensitivity also looks at pairs farther "
                         "from the median, discounted",
