@@ -399,6 +399,17 @@ def test_lesson_06_1_asks_for_the_smallest_epsilon_and_calls_a_looser_one_true()
         assert verdict.status == "not yet" and words in verdict.message, verdict
 
 
+def test_lesson_06_1_names_the_printed_value_and_the_missing_epsilon() -> None:
+    """The lesson prints the unrepaired epsilon at epsilon = 1 to 4 decimals (1.0113); copied, it gets the hint on
+    epsilon = 1. The factor (1 + e^beta)/2 without the leading epsilon gets its own hint. Neither is right."""
+    from dpteach.exercises.lesson06 import unrepaired
+
+    for answer, words in ((round(unrepaired(1.0), 4), "ε = 1"), (unrepaired() / 0.5, "multiply it by ε = 0.5")):
+        verdict = judge("06.1", answer, "en")
+        assert verdict.status == "not yet" and words in verdict.message, (answer, verdict)
+    assert judge("06.1", round(unrepaired(), 5), "en").status == "right"
+
+
 def test_lesson_06_4_names_a_long_case_briefly() -> None:
     """A review found 06.4's feedback printing all 301 ages of its last case. A function wrong on that case only
     gets a short message that still names the case: its size, its first values and its beta."""
@@ -457,6 +468,7 @@ def test_lesson_06_4_names_the_slips_of_its_scaffold() -> None:
     slips = ((scaffold(lambda m, last: range(m), j_right), "range(m + 1)"),
              (scaffold(i_right, lambda m, last: range(m, last)), "range(m, last + 1)"),
              (scaffold(i_right, lambda m, last: range(m + 1, last + 1)), "j runs from m"),
+             (scaffold(lambda m, last: range(1, m + 1), j_right), "i runs from 0"),
              (scaffold(lambda m, last: range(1, m + 1), lambda m, last: range(m, last)), "pad the sorted data"))
     for function, hint in slips:
         verdict = judge("06.4", function, "en")

@@ -82,12 +82,12 @@ def _padded(data: Sequence[float]) -> list[float]:
 
 def _pairs_max(data: Sequence[float], beta: float, *, padded: bool = True, smallest_gap: int = 0,
                largest_gap: float = math.inf, j_from_m: bool = True, i_to_m: bool = True,
-               j_to_end: bool = True) -> float:
+               j_to_end: bool = True, i_from: int = 0) -> float:
     """max over i <= m <= j of (x_(j) - x_(i)) exp(-beta (j - i - 1)) with smallest_gap <= j - i - 1 < largest_gap
     (and j > m when not ``j_from_m``, i < m when not ``i_to_m``, j <= n when not ``j_to_end``)."""
     xs = _padded(data) if padded else [math.nan, *sorted(min(max(float(v), LOWER), UPPER) for v in data)]
     m = math.ceil(len(data) / 2)
-    first = 0 if padded else 1
+    first = i_from if padded else 1
     end = len(xs) if j_to_end else len(xs) - 1
     scores = [(xs[j] - xs[i]) * math.exp(-beta * (j - i - 1))
               for i in range(first, m + 1 if i_to_m else m) for j in range(m if j_from_m else m + 1, end)
@@ -122,6 +122,11 @@ def mistake_k_below_200(data: Sequence[float], beta: float) -> float:
 def mistake_i_before_m(data: Sequence[float], beta: float) -> float:
     """i in ``range(m)``: the pairs that start at the median itself are left out."""
     return _pairs_max(data, beta, i_to_m=False)
+
+
+def mistake_i_from_1(data: Sequence[float], beta: float) -> float:
+    """i in ``range(1, m + 1)``: the pairs that start at the padded x_(0) = l are left out."""
+    return _pairs_max(data, beta, i_from=1)
 
 
 def mistake_j_before_end(data: Sequence[float], beta: float) -> float:
@@ -191,6 +196,12 @@ register(
          Mistake(unrepaired(1.0),
                  {"en": "that is the lesson's ε = 1; the exercise asks for ε = 0.5, and β changes with ε",
                   "zh": "那是课文里 ε = 1 时的值；本题的 ε 是 0.5，而 β 随 ε 而变"}),
+         Mistake(round(unrepaired(1.0), 4),  # the lesson prints it to 4 decimals
+                 {"en": "that is the lesson's ε = 1; the exercise asks for ε = 0.5, and β changes with ε",
+                  "zh": "那是课文里 ε = 1 时的值；本题的 ε 是 0.5，而 β 随 ε 而变"}),
+         Mistake(unrepaired(EPSILON_1) / EPSILON_1,
+                 {"en": "that is (1 + e^β)/2, the factor on ε; multiply it by ε = 0.5",
+                  "zh": "那是 (1 + e^β)/2，即 ε 要乘的因子；还要乘以 ε = 0.5"}),
          Mistake(EPSILON_1 * (1 + math.exp(_beta(PUBLIC_SIZE, EPSILON))) / 2,
                  {"en": "that takes the lesson's β, computed at ε = 1; at ε = 0.5 β is smaller, as β changes with ε",
                   "zh": "那用的是课文里 ε = 1 时算出的 β；ε = 0.5 时 β 更小，因为 β 随 ε 而变"}),
@@ -258,9 +269,10 @@ register(
         "06.4", "the smooth median from its formula",
         (Function(smooth_median_cases, smooth_median_truth, show=show_smooth_case),),
         (Mistake(mistake_no_padding,
-                 {"en": "pad the sorted data with both ends of the clipping range: a replacement can bring either "
-                        "end in",
-                  "zh": "要在排序后的数据两端补上裁剪范围的两个端点：替换可能带进来任何一端"}),
+                 {"en": "pad the sorted data with both ends of the clipping range, and let i reach 0 and j reach "
+                        "n + 1: a replacement can bring either end in",
+                  "zh": "要在排序后的数据两端补上裁剪范围的两个端点，并让 i 取到 0、j 取到 n + 1："
+                        "替换可能带进来任何一端"}),
          Mistake(mistake_from_k_1,
                  {"en": "that is Definition 19, k from 1: it leaves out the pairs with j − i − 1 = 0, the local "
                         "sensitivity itself",
@@ -276,6 +288,9 @@ register(
          Mistake(mistake_i_before_m,
                  {"en": "i runs to m inclusive, range(m + 1): a pair may start at the median itself",
                   "zh": "i 要取到 m（含 m），即 range(m + 1)：下标对的左端 i 可以就是中位数所在的位置 m"}),
+         Mistake(mistake_i_from_1,
+                 {"en": "i runs from 0: x_(0) = l is a pair end too, range(m + 1)",
+                  "zh": "i 从 0 开始：x_(0) = l 也可以是下标对的一端，即 range(m + 1)"}),
          Mistake(mistake_j_before_end,
                  {"en": "j runs to the padded end n + 1 inclusive, range(m, last + 1): a replacement can bring u in",
                   "zh": "j 要取到补齐后的末端 n + 1（含），即 range(m, last + 1)：替换可能带进来上端 u"}),
