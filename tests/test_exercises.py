@@ -473,3 +473,19 @@ def test_lesson_06_4_names_the_slips_of_its_scaffold() -> None:
     for function, hint in slips:
         verdict = judge("06.4", function, "en")
         assert verdict.status == "not yet" and hint in verdict.message, verdict
+
+
+def test_a_whole_number_part_refuses_fractions() -> None:
+    """A review found 06.2 accepting k = 49.4 for 49 (``decimals=0`` took any answer within half a unit). A part
+    with ``decimals=0`` asks for a whole number; the exact value of 05.1 (a size computed from a rounded bound,
+    21647.00015) still passes, as does its whole-number rounding."""
+    from dpteach.exercises.lesson05 import HOURS_CAP, PUBLISHED_LS
+    from dpteach.exercises.lesson06 import SURVEY_BOUND, _beta, survey_final
+
+    final, k = survey_final(_beta(SURVEY_BOUND))
+    assert judge("06.2", (round(final, 2), k), "en").status == "right"
+    assert judge("06.2", (round(final, 2), k + 0.4), "en").status == "not yet"
+    exact = HOURS_CAP / PUBLISHED_LS - 1
+    assert judge("05.1", exact, "en").status == "right"
+    assert judge("05.1", round(exact), "en").status == "right"
+    assert judge("05.1", round(exact) + 0.4, "en").status == "not yet"

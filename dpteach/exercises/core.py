@@ -192,7 +192,8 @@ def read_sub_multiset(answer: object, name: str, universe: Sequence[float], lang
 class Number(Part):
     """A number compared with ``expected()``: the course accepts an answer given exactly or rounded to
     ``decimals`` places (half a unit of the last place, so a correctly rounded answer passes; the course's
-    numeric answers are all whole or at least 0.1). ``decimals=None`` asks for ``rtol`` instead."""
+    numeric answers are all whole or at least 0.1). ``decimals=0`` asks for a whole number: 49.4 is not 49 (the
+    exact value, within ``rtol``, passes too). ``decimals=None`` asks for ``rtol`` instead."""
 
     expected: Callable[[], float]
     decimals: int | None = 2
@@ -205,6 +206,8 @@ class Number(Part):
         a, b = float(mine), float(other)  # type: ignore[arg-type]
         if math.isclose(a, b, rel_tol=self.rtol, abs_tol=1e-12):
             return True
+        if self.decimals == 0 and not a.is_integer():
+            return False
         return self.decimals is not None and abs(a - b) <= 0.5 * 10.0**-self.decimals + 1e-12 * max(1.0, abs(b))
 
     def truth(self) -> float:
