@@ -437,7 +437,7 @@ def test_noise_scales_are_never_accepted_rounded_down() -> None:
     below the exact value would add too little noise, and its message says to round up."""
     scales = [(key, part) for key, exercise in EXERCISES.items() for part in exercise.parts
               if isinstance(part, Scale)]
-    assert {key for key, _ in scales} == {"01.2", "01.4", "01.5", "02.1", "02.5", "08.1"}
+    assert {key for key, _ in scales} == {"01.2", "01.4", "01.5", "02.1", "02.5", "08.1", "A3.2"}
     for key, part in scales:
         truth, unit = part.truth(), 10.0 ** -(part.decimals or 9)
         assert part.judge(truth, "en") == (True, None), key
