@@ -34,7 +34,7 @@ PARTS = (
     Part("Part I · Foundations", ("01", "02", "03", "04")),
     Part("Part II · The book's chapter: using local sensitivity safely", ("05", "06", "07")),
     Part("Part III · Practice", ("08", "09", "10")),
-    Part("Appendices", ("A1", "A2")),
+    Part("Appendices", ("A1", "A2", "A3")),
 )
 
 

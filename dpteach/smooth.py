@@ -127,6 +127,48 @@ def smooth_sensitivity_of_curve(ls_at_distance: ArrayLike, beta: float) -> float
     return max(_discounted_up(float(a), beta, k) for k, a in enumerate(values))
 
 
+def smooth_mean_cap(data: ArrayLike, lower: float, upper: float, beta: float) -> float:
+    r"""A :math:`\beta`-smooth upper bound :math:`\bar S` on the local sensitivity of the mean of ``data``
+    clipped to :math:`[l, u]`, under add/remove-one neighbours, computed from the data's mean as well as its size
+    :math:`n`, rounded up. Appendix A3 (the proof that it is smooth, and what it costs).
+
+    With :math:`w = u - l` and :math:`M(t) = \max(t - l, u - t)`, the cap at distance :math:`k` is
+
+    .. math:: C_k(x) = \min\Bigl(w,\ \frac{M(\bar x) + k w/(n - k)}{n - k - 1}\Bigr)
+              \quad (C_k(x) = w \text{ once } n - k - 1 \le 0),
+
+    and :math:`\bar S(x) = \max_{0 \le k \le n} e^{-\beta k} C_k(x)`. :math:`C_k(x)` caps the local sensitivity of
+    every dataset within :math:`k` steps of :math:`x`, :math:`C_0(x) \ge LS(x)`, and :math:`C_k(x) \le
+    C_{k+1}(x')` for each neighbour :math:`x'`, so :math:`\bar S(x) \le e^{\beta} \bar S(x')`. Terms past
+    :math:`k = n` equal :math:`w` discounted further, so they never set the maximum. The empty dataset has no
+    mean; giving it :math:`\bar S = w` keeps the bound smooth, and this function asks for at least one record.
+
+    **Rounding.** :math:`M(\bar x)` is computed exactly (fractions) and rounded up, :math:`w` is rounded up, each
+    cap takes four more roundings, :func:`smooth_sensitivity_of_curve` rounds each discount up, and the result is
+    multiplied by :math:`1 + 2^{-40}`, which covers the caps' roundings. So the result :math:`\hat S` is never below
+    :math:`\bar S` and lies within a factor :math:`1 + 2^{-39}` of it (up to :math:`2^{-1070}` absolute), which
+    makes :math:`\hat S` a :math:`(\beta + 2^{-39})`-smooth upper bound on :math:`LS`.
+    """
+    beta = check_positive("beta", beta)
+    lower, upper = check_bounds(lower, upper)
+    values = np.clip(check_data(data), lower, upper)
+    width = _gap_up(lower, upper)
+    if not math.isfinite(width):
+        raise ValueError(f"upper - lower must be a finite double, got lower={lower!r}, upper={upper!r}")
+    n = values.size
+    total = sum(map(Fraction, values.tolist()), Fraction(0))
+    exact_top = max(total - n * Fraction(lower), n * Fraction(upper) - total) / n  # M(mean), exactly
+    top = float(exact_top)
+    if Fraction(top) < exact_top:
+        top = math.nextafter(top, math.inf)
+    ks = np.arange(n + 1)
+    caps = np.full(n + 1, width)
+    inside = ks < n - 1  # n - k - 1 > 0
+    k_in = ks[inside].astype(float)
+    caps[inside] = np.minimum(width, (top + k_in * width / (n - k_in)) / (n - k_in - 1))
+    return smooth_sensitivity_of_curve(caps, beta) * (1 + 2**-40)
+
+
 _ALL_PAIRS_UP_TO = 1_000_000
 
 

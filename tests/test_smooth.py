@@ -20,6 +20,7 @@ from dpteach.smooth import (
     heavy_tail_scale,
     heavy_tail_std,
     laplace_beta,
+    smooth_mean_cap,
     smooth_median_release,
     smooth_median_release_pure,
     smooth_sensitivity_median,
@@ -536,9 +537,10 @@ def test_discounted_up_bounds_the_exact_product(digits60):
 
 
 def _mean_cap_smooth(data, lower, upper, beta):
-    r"""Lesson 06's cap :math:`\bar S = \max_k e^{-\beta k} C_k(x)` on the mean's :math:`S^*` (add/remove), with
-    :math:`C_k = \min(u - l, (M(\bar x) + k(u - l)/(n - k))/(n - k - 1))`, :math:`M(t) = \max(t - l, u - t)`, and
-    :math:`C_k = u - l` once :math:`n - k - 1 \le 0`; every :math:`k` up to :math:`n` (later terms are smaller)."""
+    r"""An independent reference for appendix A3's cap :math:`\bar S = \max_k e^{-\beta k} C_k(x)` on the mean
+    (add/remove), with :math:`C_k = \min(u - l, (M(\bar x) + k(u - l)/(n - k))/(n - k - 1))`,
+    :math:`M(t) = \max(t - l, u - t)`, and :math:`C_k = u - l` once :math:`n - k - 1 \le 0`; every :math:`k` up to
+    :math:`n`, in plain floating point (no rounding up)."""
     n, width = len(data), upper - lower
     top = max(np.mean(data) - lower, upper - np.mean(data))
     caps = [min(width, (top + k * width / (n - k)) / (n - k - 1)) if n - k - 1 > 0 else width for k in range(n + 1)]
@@ -552,10 +554,12 @@ def _mean_local_sensitivity(data, lower, upper):
     return max(moves + [abs(np.mean(np.append(data, v)) - mean) for v in (lower, upper)])
 
 
-def test_lesson06_mean_cap_is_a_smooth_upper_bound_on_ls():
-    """Lesson 06's fold: the cap S_bar is beta-smooth under add/remove (S_bar(x) <= e^beta S_bar(x') for every
-    neighbour x') and at least LS, so it may set the noise scale. Checked on random neighbour pairs of small
-    clipped datasets, each drawn either from the ends of [0, 100] (large LS) or anywhere in it."""
+def test_a3_mean_cap_is_a_smooth_upper_bound_on_ls():
+    """Appendix A3: smooth.smooth_mean_cap agrees with an independent plain-float reference (never below it, above
+    it by a factor below 1 + 2^-39), is beta-smooth under add/remove (S_bar(x) <= e^beta S_bar(x') for every
+    neighbour x', with the rounding's 2^-39 allowed) and at least LS, so it may set the noise scale. Checked on random
+    neighbour pairs of small clipped datasets, each drawn either from the ends of [0, 100] (large LS) or anywhere in
+    it."""
     rng = np.random.default_rng(6)
     worst = 0.0
     for _ in range(3_000):
@@ -566,9 +570,26 @@ def test_lesson06_mean_cap_is_a_smooth_upper_bound_on_ls():
             x_prime = np.delete(x, int(rng.integers(n)))
         else:
             x_prime = np.append(x, rng.choice([0.0, 100.0, float(rng.uniform(0, 100))]))
-        s, s_prime = _mean_cap_smooth(x, 0, 100, beta), _mean_cap_smooth(x_prime, 0, 100, beta)
+        s, s_prime = smooth_mean_cap(x, 0, 100, beta), smooth_mean_cap(x_prime, 0, 100, beta)
+        for data, value in ((x, s), (x_prime, s_prime)):
+            reference = _mean_cap_smooth(data, 0, 100, beta)
+            assert reference * (1 - 1e-14) <= value <= reference * (1 + 2**-39)
         for a, b in ((s, s_prime), (s_prime, s)):
-            assert a <= math.exp(beta) * b * (1 + 1e-12)
+            assert a <= math.exp(beta + 2**-39) * b
             worst = max(worst, a / b / math.exp(beta))
-        assert s >= _mean_local_sensitivity(x, 0, 100) * (1 - 1e-12)
+        assert s >= _mean_local_sensitivity(x, 0, 100)
     assert worst > 0.99  # the factor e^beta is nearly reached: the test could fail
+
+
+def test_a3_mean_cap_of_the_ages():
+    """The cap S_bar that appendix A3 prints for the Adult ages (epsilon = 1, delta = 1/N^2, N = 48,842): within
+    0.006% of their local sensitivity 0.0018862, and Lap(2 S_bar) has standard deviation 0.00534."""
+    ages = load_adult()["Age"].to_numpy()
+    beta = laplace_beta(1.0, 1 / 48_842**2)
+    s_bar = smooth_mean_cap(ages, 0, 100, beta)
+    assert f"{s_bar:.7f}" == "0.0018863"
+    mean, n = ages.mean(), ages.size
+    local = max(max(mean, 100 - mean) / (n + 1), max(mean - ages.min(), ages.max() - mean) / (n - 1))  # lesson 05
+    assert f"{s_bar / local - 1:.3%}" == "0.006%"
+    assert f"{math.sqrt(2) * 2 * s_bar:.5f}" == "0.00534"
+    assert s_bar == pytest.approx(_mean_cap_smooth(ages, 0, 100, beta), rel=2**-39)

@@ -17,10 +17,11 @@ from dpteach.exercises import (
     lesson10,
     lessonA1,
     lessonA2,
+    lessonA3,
 )
 from dpteach.exercises.core import EXERCISES, RECORDED, Exercise, Mistake, Verdict, check, checker, judge
 
 LESSONS = (lesson01, lesson02, lesson03, lesson04, lesson05, lesson06, lesson07, lesson08, lesson09, lesson10,
-           lessonA1, lessonA2)
+           lessonA1, lessonA2, lessonA3)
 
 __all__ = ["EXERCISES", "LESSONS", "RECORDED", "Exercise", "Mistake", "Verdict", "check", "checker", "judge"]
