@@ -127,6 +127,9 @@ def smooth_sensitivity_of_curve(ls_at_distance: ArrayLike, beta: float) -> float
     return max(_discounted_up(float(a), beta, k) for k, a in enumerate(values))
 
 
+_MEAN_CAP_WIDTHS = (Fraction(1, 2**900), Fraction(2**900))  # u - l where smooth_mean_cap's rounding argument holds
+
+
 def smooth_mean_cap(data: ArrayLike, lower: float, upper: float, beta: float) -> float:
     r"""A :math:`\beta`-smooth upper bound :math:`\bar S` on the local sensitivity of the mean of ``data``
     clipped to :math:`[l, u]`, under add/remove-one neighbours, computed from the data's mean as well as its size
@@ -143,18 +146,20 @@ def smooth_mean_cap(data: ArrayLike, lower: float, upper: float, beta: float) ->
     :math:`k = n` equal :math:`w` discounted further, so they never set the maximum. The empty dataset has no
     mean; giving it :math:`\bar S = w` keeps the bound smooth, and this function asks for at least one record.
 
-    **Rounding.** :math:`M(\bar x)` is computed exactly (fractions) and rounded up, :math:`w` is rounded up, each
-    cap takes four more roundings, :func:`smooth_sensitivity_of_curve` rounds each discount up, and the result is
-    multiplied by :math:`1 + 2^{-40}`, which covers the caps' roundings. So the result :math:`\hat S` is never below
-    :math:`\bar S` and lies within a factor :math:`1 + 2^{-39}` of it (up to :math:`2^{-1070}` absolute), which
-    makes :math:`\hat S` a :math:`(\beta + 2^{-39})`-smooth upper bound on :math:`LS`.
+    **Rounding.** The width :math:`u - l` must lie in :math:`[2^{-900}, 2^{900}]` (else ``ValueError``): there every
+    cap is a normal double and no product overflows. :math:`M(\bar x)` is computed exactly (fractions) and rounded
+    up, :math:`w` is rounded up, each cap takes four more roundings, :func:`smooth_sensitivity_of_curve` rounds each
+    discount up (assuming ``math.exp`` within 4 ulps), and the result is multiplied by :math:`1 + 2^{-40}`, which
+    covers the caps' roundings. So the result :math:`\hat S` is never below :math:`\bar S` and lies within a factor
+    :math:`1 + 2^{-39}` of it, which makes :math:`\hat S` a :math:`(\beta + 2^{-39})`-smooth upper bound on
+    :math:`LS`.
     """
     beta = check_positive("beta", beta)
     lower, upper = check_bounds(lower, upper)
     values = np.clip(check_data(data), lower, upper)
+    if not _MEAN_CAP_WIDTHS[0] <= Fraction(upper) - Fraction(lower) <= _MEAN_CAP_WIDTHS[1]:
+        raise ValueError(f"upper - lower must lie in [2**-900, 2**900], got lower={lower!r}, upper={upper!r}")
     width = _gap_up(lower, upper)
-    if not math.isfinite(width):
-        raise ValueError(f"upper - lower must be a finite double, got lower={lower!r}, upper={upper!r}")
     n = values.size
     total = sum(map(Fraction, values.tolist()), Fraction(0))
     exact_top = max(total - n * Fraction(lower), n * Fraction(upper) - total) / n  # M(mean), exactly

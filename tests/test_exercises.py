@@ -490,3 +490,13 @@ def test_a_whole_number_part_refuses_fractions() -> None:
     assert judge("05.1", exact, "en").status == "right"
     assert judge("05.1", round(exact), "en").status == "right"
     assert judge("05.1", round(exact) + 0.4, "en").status == "not yet"
+
+
+def test_a3_2_one_hint_names_both_slips_that_give_its_value() -> None:
+    """A3.2: the mean x̄ in place of M(x̄) and the denominator n − k give the same value (both caps saturate at
+    u − l by k = 16), so the one declared mistake's hint must name both."""
+    from dpteach.exercises import lessonA3
+
+    assert lessonA3.cap_variant(mean_as_top=True) == lessonA3.cap_variant(shift=0) != lessonA3.cap_truth()
+    verdict = judge("A3.2", math.ceil(lessonA3.cap_variant(mean_as_top=True) * 1000) / 1000)
+    assert verdict.status == "not yet" and "M(x̄)" in verdict.message and "n − k − 1" in verdict.message

@@ -586,3 +586,48 @@ def test_a3_mean_cap_of_the_ages():
     assert f"{s_bar / local - 1:.3%}" == "0.006%"
     assert f"{math.sqrt(2) * 2 * s_bar:.5f}" == "0.00534"
     assert s_bar == pytest.approx(_mean_cap_smooth(ages, 0, 100, beta), rel=2**-39)
+
+
+def test_a3_mean_cap_refuses_widths_outside_its_range():
+    """smooth_mean_cap's rounding argument needs u - l in [2^-900, 2^900]: outside it, a ValueError naming the
+    bounds and the range (a subnormal or overflowing width used to return a value below S_bar or far above it)."""
+    for lower, upper in ((0.0, 1e-310), (0.0, 2.0**-901), (-1e308, 7e307), (0.0, 2.0**901)):
+        with pytest.raises(ValueError, match=r"upper - lower must lie in \[2\*\*-900, 2\*\*900\]"):
+            smooth_mean_cap([upper], lower, upper, 0.3)
+    for lower, upper in ((0.0, 2.0**-900), (0.0, 2.0**900), (1.0, 1.0 + 2.0**-52)):
+        assert smooth_mean_cap([lower, upper], lower, upper, 0.3) > 0
+
+
+def _exact_mean_cap_above(data, lower, upper, beta):
+    r"""An upper bound on the exact :math:`\bar S` of appendix A3, within :math:`10^{-50}` of it: the caps
+    :math:`C_k` in fractions, each discount :math:`e^{-\beta k}` at 70 digits (correctly rounded) raised by
+    :math:`10^{-60}` relative, the products rounded towards :math:`+\infty`."""
+    ctx = decimal.Context(prec=70, rounding=decimal.ROUND_CEILING)
+    values = [min(max(fractions.Fraction(v), fractions.Fraction(lower)), fractions.Fraction(upper)) for v in data]
+    n, width = len(values), fractions.Fraction(upper) - fractions.Fraction(lower)
+    mean = sum(values, fractions.Fraction(0)) / n
+    top = max(mean - fractions.Fraction(lower), fractions.Fraction(upper) - mean)
+    caps = [min(width, (top + k * width / (n - k)) / (n - k - 1)) if n - k - 1 > 0 else width for k in range(n + 1)]
+    best = decimal.Decimal(0)
+    for k, cap in enumerate(caps):
+        discount = decimal.Context(prec=70).exp(decimal.Decimal(-beta) * k) * (1 + decimal.Decimal(10) ** -60)
+        term = ctx.multiply(ctx.divide(decimal.Decimal(cap.numerator), decimal.Decimal(cap.denominator)), discount)
+        best = max(best, term)
+    return best
+
+
+def test_a3_mean_cap_is_never_below_the_exact_value():
+    """smooth_mean_cap against an exact reference (fractions for the caps, 70 digits for the discounts) on random
+    small datasets over widths from 2^-890 to 2^890, bounds placed anywhere: never below the exact S_bar, and
+    above it by a factor below 1 + 2^-39."""
+    rng = np.random.default_rng(11)
+    for _ in range(600):
+        n = int(rng.integers(1, 10))
+        scale = 2.0 ** int(rng.integers(-890, 891))
+        lower = float(rng.uniform(-3, 3)) * scale
+        upper = lower + float(rng.uniform(0.5, 1.5)) * scale
+        data = lower + (upper - lower) * rng.choice([0.0, 1.0, float(rng.uniform())], size=n)
+        beta = float(10.0 ** rng.uniform(-6, 1))
+        got = decimal.Decimal(smooth_mean_cap(data, lower, upper, beta))
+        exact = _exact_mean_cap_above(data, lower, upper, beta)
+        assert exact <= got <= exact * decimal.Decimal(1 + 2**-39)

@@ -31,15 +31,19 @@ def rule_share(power: float = 2 / 3, swapped: bool = False) -> float:
     return round((guess if swapped else top) / (top + guess), 2)
 
 
-def sd_ratio(share: float, factor: float = 2.0) -> float:
+def sd_ratio(share: float, factor: float = 2.0, *, guess_as_mean: bool = False, bound_upper: float = YEARS_UPPER,
+             sum_upper: float = YEARS_UPPER) -> float:
     """Sum/count's first-order noise sd at ``share`` (the column's own mean and size) over the sd of
-    Lap(factor S_n/epsilon), S_n the smoothed bound (u - l)/max(n - k, 1) over every k at delta = 1/N^2."""
+    Lap(factor S_n/epsilon), S_n the smoothed bound (u - l)/max(n - k, 1) over every k at delta = 1/N^2.
+    ``guess_as_mean`` puts the public guess in place of the column's mean, ``bound_upper`` and ``sum_upper`` the u
+    of the bound and of the sum (slips: the ages' 100 reused, or sd_sum_count's default top kept)."""
     years = _years()
     n = years.size
     beta = smooth.laplace_beta(EPSILON, 1 / PUBLIC_SIZE**2)
-    curve = ptr.mean_ls_at_distance(n, np.arange(n + 1), YEARS_LOWER, YEARS_UPPER)
+    curve = ptr.mean_ls_at_distance(n, np.arange(n + 1), YEARS_LOWER, bound_upper)
     sd_bound = math.sqrt(2) * factor * smooth.smooth_sensitivity_of_curve(curve, beta) / EPSILON
-    sd_sum_count = math.sqrt(2) / n * math.hypot(YEARS_UPPER / share, years.mean() / (EPSILON - share))
+    mean = YEARS_GUESS if guess_as_mean else years.mean()
+    sd_sum_count = math.sqrt(2) / n * math.hypot(sum_upper / share, mean / (EPSILON - share))
     return sd_sum_count / sd_bound
 
 
@@ -58,11 +62,14 @@ def _twenty() -> np.ndarray:
     return datasets.load_adult()["Age"].to_numpy()[:TWENTY]
 
 
-def cap_variant(*, capped: bool = True, drift: bool = True, shift: int = 1, last: int = TWENTY) -> float:
+def cap_variant(*, capped: bool = True, drift: bool = True, shift: int = 1, last: int = TWENTY,
+                mean_as_top: bool = False) -> float:
     """max over k = 0..last of e^(-beta k) C_k with C_k = min(u - l, (M + k w/(n - k))/(n - k - shift)) (w = u - l
-    once n - k - shift <= 0); ``capped=False`` drops the min with u - l, ``drift=False`` drops k w/(n - k)."""
+    once n - k - shift <= 0); ``capped=False`` drops the min with u - l, ``drift=False`` drops k w/(n - k),
+    ``mean_as_top`` puts the mean in place of M(mean)."""
     data, width = _twenty(), UPPER - LOWER
     n, top = data.size, max(data.mean() - LOWER, UPPER - data.mean())
+    top = data.mean() if mean_as_top else top
     caps = []
     for k in range(last + 1):
         if n - k - shift <= 0:
@@ -80,7 +87,7 @@ def cap_truth() -> float:
 register(
     Exercise(
         "A3.1", "sum/count on years of education",
-        (Number(lambda: answer_1()[0]), Number(lambda: answer_1()[1])),
+        (Number(lambda: answer_1()[0]), Number(lambda: answer_1()[1], decimals=3)),
         (Mistake((0.5, sd_ratio(0.5)),
                  "that is an even split; lesson 05's rule gives the sum the share u^(2/3) / (u^(2/3) + guess^(2/3))"),
          Mistake(answer_1(swapped=True),
@@ -93,7 +100,14 @@ register(
          Mistake(answer_1(factor=1.0),
                  "the smoothed bound's noise is Lap(2 S_n/ε): its sd is √2 · 2 S_n/ε, with the factor 2"),
          Mistake((rule_share(), 1 / sd_ratio(rule_share())),
-                 "that ratio is the smoothed bound's sd over sum/count's; the question divides the other way")),
+                 "that ratio is the smoothed bound's sd over sum/count's; the question divides the other way"),
+         Mistake((rule_share(), sd_ratio(rule_share(), guess_as_mean=True)),
+                 "the guess 10 only chooses the split; sum/count's noise depends on the column's own mean, "
+                 "years.mean(), passed as data_mean"),
+         Mistake((rule_share(), sd_ratio(rule_share(), bound_upper=100)),
+                 "the smoothed bound is for the years' own [l, u] = [0, 20], not the ages' [0, 100]"),
+         Mistake((rule_share(), sd_ratio(rule_share(), sum_upper=100)),
+                 "sd_sum_count's top is the ages' u = 100 unless you pass top=20, the years' u")),
     ),
     Exercise(
         "A3.2", "the cap on twenty ages",
@@ -104,8 +118,9 @@ register(
                  "either the mean's drift k(u − l)/(n − k) is missing from the numerator, or that is the data-blind "
                  "S_n: within k steps the mean can move, and the cap must follow it"),
          Mistake(cap_variant(shift=0),
-                 "the denominator is n − k − 1: removing one record from a dataset of n − k records divides by "
-                 "n − k − 1"),
+                 "two slips give this value (the cap saturates at u − l earlier): if you used the mean x̄ itself, "
+                 "use M(x̄) = max(x̄ − l, u − x̄), the distance to the farther end; if your denominator is n − k, "
+                 "it is n − k − 1, since removing one of n − k records divides by n − k − 1"),
          Mistake(cap_variant(last=0),
                  "that is C_0 alone; S̄ is the largest e^(−βk) C_k over every k from 0 to n")),
     ),
