@@ -32,17 +32,19 @@ def rule_share(power: float = 2 / 3, swapped: bool = False) -> float:
 
 
 def sd_ratio(share: float, factor: float = 2.0, *, guess_as_mean: bool = False, bound_upper: float = YEARS_UPPER,
-             sum_upper: float = YEARS_UPPER) -> float:
+             sum_upper: float = YEARS_UPPER, ages_mean: bool = False) -> float:
     """Sum/count's first-order noise sd at ``share`` (the column's own mean and size) over the sd of
     Lap(factor S_n/epsilon), S_n the smoothed bound (u - l)/max(n - k, 1) over every k at delta = 1/N^2.
     ``guess_as_mean`` puts the public guess in place of the column's mean, ``bound_upper`` and ``sum_upper`` the u
-    of the bound and of the sum (slips: the ages' 100 reused, or sd_sum_count's default top kept)."""
+    of the bound and of the sum (slips: the ages' 100 reused, or sd_sum_count's default top kept), ``ages_mean``
+    the ages' mean in place of the column's (the slip of keeping sd_sum_count's default data_mean)."""
     years = _years()
     n = years.size
     beta = smooth.laplace_beta(EPSILON, 1 / PUBLIC_SIZE**2)
     curve = ptr.mean_ls_at_distance(n, np.arange(n + 1), YEARS_LOWER, bound_upper)
     sd_bound = math.sqrt(2) * factor * smooth.smooth_sensitivity_of_curve(curve, beta) / EPSILON
     mean = YEARS_GUESS if guess_as_mean else years.mean()
+    mean = datasets.load_adult()["Age"].mean() if ages_mean else mean
     sd_sum_count = math.sqrt(2) / n * math.hypot(sum_upper / share, mean / (EPSILON - share))
     return sd_sum_count / sd_bound
 
@@ -107,7 +109,11 @@ register(
          Mistake((rule_share(), sd_ratio(rule_share(), bound_upper=100)),
                  "the smoothed bound is for the years' own [l, u] = [0, 20], not the ages' [0, 100]"),
          Mistake((rule_share(), sd_ratio(rule_share(), sum_upper=100)),
-                 "sd_sum_count's top is the ages' u = 100 unless you pass top=20, the years' u")),
+                 "sd_sum_count's top is the ages' u = 100 unless you pass top=20, the years' u"),
+         Mistake((rule_share(), sd_ratio(rule_share(), ages_mean=True)),
+                 "sd_sum_count's data_mean is the ages' mean unless you pass data_mean=years.mean()"),
+         Mistake((rule_share(), sd_ratio(rule_share(), ages_mean=True, sum_upper=100)),
+                 "sd_sum_count's defaults are the ages': pass data_mean=years.mean() and top=20")),
     ),
     Exercise(
         "A3.2", "the cap on twenty ages",
@@ -116,7 +122,8 @@ register(
                  "a cap on a local sensitivity never needs to exceed u − l: take the minimum with u − l"),
          Mistake(cap_variant(drift=False),
                  "either the mean's drift k(u − l)/(n − k) is missing from the numerator, or that is the data-blind "
-                 "S_n: within k steps the mean can move, and the cap must follow it"),
+                 "S_n, which here equals the smaller of C_k and B_n(k) at each k (valid, but not the S̄ asked "
+                 "for): within k steps the mean can move, and the cap must follow it"),
          Mistake(cap_variant(shift=0),
                  "two slips give this value (the cap saturates at u − l earlier): if you used the mean x̄ itself, "
                  "use M(x̄) = max(x̄ − l, u − x̄), the distance to the farther end; if your denominator is n − k, "
