@@ -130,31 +130,21 @@ def smooth_sensitivity_of_curve(ls_at_distance: ArrayLike, beta: float) -> float
 _MEAN_CAP_WIDTHS = (Fraction(1, 2**900), Fraction(2**900))  # u - l where smooth_mean_cap's rounding argument holds
 
 
-def smooth_mean_cap(data: ArrayLike, lower: float, upper: float, beta: float) -> float:
-    r"""A :math:`\beta`-smooth upper bound :math:`\bar S` on the local sensitivity of the mean of ``data``
-    clipped to :math:`[l, u]`, under add/remove-one neighbours, computed from the data's mean as well as its size
-    :math:`n`, rounded up. Appendix A3 (the proof that it is smooth, and what it costs).
+def mean_caps(data: ArrayLike, lower: float, upper: float) -> np.ndarray:
+    r"""The caps :math:`C_k(x)`, :math:`k = 0, \dots, n`, on the local sensitivity of the mean of ``data`` clipped
+    to :math:`[l, u]` within :math:`k` add/remove steps, each rounded up. Appendix A3 (why they cap it, and the
+    step :math:`C_k(x) \le C_{k+1}(x')` between neighbours that makes both :func:`smooth_mean_cap` and PTR's
+    distance :math:`\min\{k : C_k(x) > b\}` safe).
 
-    With :math:`w = u - l` and :math:`M(t) = \max(t - l, u - t)`, the cap at distance :math:`k` is
+    With :math:`w = u - l` and :math:`M(t) = \max(t - l, u - t)`,
 
     .. math:: C_k(x) = \min\Bigl(w,\ \frac{M(\bar x) + k w/(n - k)}{n - k - 1}\Bigr)
-              \quad (C_k(x) = w \text{ once } n - k - 1 \le 0),
-
-    and :math:`\bar S(x) = \max_{0 \le k \le n} e^{-\beta k} C_k(x)`. :math:`C_k(x)` caps the local sensitivity of
-    every dataset within :math:`k` steps of :math:`x`, :math:`C_0(x) \ge LS(x)`, and :math:`C_k(x) \le
-    C_{k+1}(x')` for each neighbour :math:`x'`, so :math:`\bar S(x) \le e^{\beta} \bar S(x')`. Terms past
-    :math:`k = n` equal :math:`w` discounted further, so they never set the maximum. The empty dataset has no
-    mean; giving it :math:`\bar S = w` keeps the bound smooth, and this function asks for at least one record.
+              \quad (C_k(x) = w \text{ once } n - k - 1 \le 0).
 
     **Rounding.** The width :math:`u - l` must lie in :math:`[2^{-900}, 2^{900}]` (else ``ValueError``): there every
     cap is a normal double and no product overflows. :math:`M(\bar x)` is computed exactly (fractions) and rounded
-    up, :math:`w` is rounded up, each cap takes four more roundings, :func:`smooth_sensitivity_of_curve` rounds each
-    discount up (assuming ``math.exp`` within 4 ulps), and the result is multiplied by :math:`1 + 2^{-40}`, which
-    covers the caps' roundings. So the result :math:`\hat S` is never below :math:`\bar S` and lies within a factor
-    :math:`1 + 2^{-39}` of it, which makes :math:`\hat S` a :math:`(\beta + 2^{-39})`-smooth upper bound on
-    :math:`LS`.
+    up, :math:`w` is rounded up, and each cap then takes four more roundings, which :func:`smooth_mean_cap` covers.
     """
-    beta = check_positive("beta", beta)
     lower, upper = check_bounds(lower, upper)
     values = np.clip(check_data(data), lower, upper)
     if not _MEAN_CAP_WIDTHS[0] <= Fraction(upper) - Fraction(lower) <= _MEAN_CAP_WIDTHS[1]:
@@ -171,7 +161,29 @@ def smooth_mean_cap(data: ArrayLike, lower: float, upper: float, beta: float) ->
     inside = ks < n - 1  # n - k - 1 > 0
     k_in = ks[inside].astype(float)
     caps[inside] = np.minimum(width, (top + k_in * width / (n - k_in)) / (n - k_in - 1))
-    return smooth_sensitivity_of_curve(caps, beta) * (1 + 2**-40)
+    return caps
+
+
+def smooth_mean_cap(data: ArrayLike, lower: float, upper: float, beta: float) -> float:
+    r"""A :math:`\beta`-smooth upper bound :math:`\bar S` on the local sensitivity of the mean of ``data``
+    clipped to :math:`[l, u]`, under add/remove-one neighbours, computed from the data's mean as well as its size
+    :math:`n`, rounded up. Appendix A3 (the proof that it is smooth, and what it costs).
+
+    :math:`\bar S(x) = \max_{0 \le k \le n} e^{-\beta k} C_k(x)` with the caps of :func:`mean_caps`.
+    :math:`C_k(x)` caps the local sensitivity of every dataset within :math:`k` steps of :math:`x`,
+    :math:`C_0(x) \ge LS(x)`, and :math:`C_k(x) \le C_{k+1}(x')` for each neighbour :math:`x'`, so
+    :math:`\bar S(x) \le e^{\beta} \bar S(x')`. Terms past :math:`k = n` equal :math:`w = u - l` discounted further,
+    so they never set the maximum. The empty dataset has no mean; giving it :math:`\bar S = w` keeps the bound
+    smooth, and this function asks for at least one record.
+
+    **Rounding.** :func:`mean_caps` rounds its inputs up (width in :math:`[2^{-900}, 2^{900}]`),
+    :func:`smooth_sensitivity_of_curve` rounds each discount up (assuming ``math.exp`` within 4 ulps), and the
+    result is multiplied by :math:`1 + 2^{-40}`, which covers the caps' roundings. So the result :math:`\hat S` is
+    never below :math:`\bar S` and lies within a factor :math:`1 + 2^{-39}` of it, which makes :math:`\hat S` a
+    :math:`(\beta + 2^{-39})`-smooth upper bound on :math:`LS`.
+    """
+    beta = check_positive("beta", beta)
+    return smooth_sensitivity_of_curve(mean_caps(data, lower, upper), beta) * (1 + 2**-40)
 
 
 _ALL_PAIRS_UP_TO = 1_000_000

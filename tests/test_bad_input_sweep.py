@@ -527,6 +527,8 @@ SPECS: tuple[Spec, ...] = (
           data=data_bad(), lower=above(10.0) | real_bad(), upper=below(0.0) | real_bad(), beta=positive_bad()),
     _spec(smooth.smooth_mean_cap, {"data": DATA, "lower": 0.0, "upper": 10.0, "beta": 0.1},
           data=data_bad(), lower=above(10.0) | real_bad(), upper=below(0.0) | real_bad(), beta=positive_bad()),
+    _spec(smooth.mean_caps, {"data": DATA, "lower": 0.0, "upper": 10.0},
+          data=data_bad(), lower=above(10.0) | real_bad(), upper=below(0.0) | real_bad()),
     *(_spec(function, {"release": [1.0, 2.0, 3.0], "universe": UNIVERSE, "query": "median", **extra},
             release=data_bad() | st.just([99.0]) | st.just([1.0]), universe=data_bad() | UNSAFE_UNIVERSE,
             query=QUERY_BAD, relation=name_bad(smooth.SMOOTH_RELATIONS), method=name_bad(("fast", "naive")),
